@@ -1,0 +1,101 @@
+"""The loaded papers in memory, and finding the ones a question names."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from functools import lru_cache
+
+from store.paper import Paper
+
+# Longest run of words joined when matching a name ("pipe fsdp" -> "pipefsdp").
+MAX_NAME_WORDS = 5
+MIN_ALIAS_CHARS = 3
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_ACRONYM_IN_PARENS = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,15})\)")
+
+
+def normalise(text: str) -> str:
+    """Case-, hyphen- and space-insensitive form of a name."""
+    return "".join(_WORD.findall(text)).lower()
+
+
+@lru_cache(maxsize=1)
+def _common_words() -> frozenset[str]:
+    # The bundled tokenizer's whole-word vocabulary is a ready list of ordinary English words.
+    import json
+
+    from store.embed import TOKENIZER_PATH
+
+    vocab = json.loads(TOKENIZER_PATH.read_text())["model"]["vocab"]
+    return frozenset(w for w in vocab if w.isalpha() and w.islower())
+
+
+def _is_coined(word: str) -> bool:
+    """A made-up name (PipeFSDP, ViDiC-1K, P4P), not an ordinary word."""
+    inner_caps = any(c.isupper() for c in word[1:])
+    return inner_caps or any(c.isdigit() for c in word) or normalise(word) not in _common_words()
+
+
+def name_aliases(paper: Paper) -> set[tuple[str, bool]]:
+    """Aliases of the paper's name as (normalised form, case-sensitive?) pairs."""
+    aliases: set[tuple[str, bool]] = set()
+    name = paper.name
+    candidates = [name, _ACRONYM_IN_PARENS.sub("", name).strip()]
+    candidates += _ACRONYM_IN_PARENS.findall(name)
+    if "-" in name and " " not in name:
+        candidates.append(name.split("-")[0])  # "ViDiC-1K" is also called "ViDiC"
+    for cand in candidates:
+        norm = normalise(cand)
+        if len(norm) < MIN_ALIAS_CHARS or len(cand.split()) > MAX_NAME_WORDS:
+            continue
+        if " " in cand.strip():
+            # A multi-word name only counts when it is a proper noun phrase ("Phase-Adaptive Fusion").
+            if all(w[:1].isupper() for w in cand.split()):
+                aliases.add((norm, False))
+            continue
+        if _is_coined(cand):
+            aliases.add((norm, False))
+        elif cand.isupper():
+            aliases.add((cand, True))  # PROVE must not match "prove"
+    return aliases
+
+
+class PaperCatalog:
+    """All loaded papers by id, with a name index tolerant of case, hyphens and spacing."""
+
+    def __init__(self, papers: Iterable[Paper] = ()):
+        self.papers: dict[str, Paper] = {}
+        self._by_alias: dict[str, set[str]] = defaultdict(set)
+        self._by_exact: dict[str, set[str]] = defaultdict(set)
+        self.add(papers)
+
+    def add(self, papers: Iterable[Paper]) -> None:
+        for paper in papers:
+            self.papers[paper.paper_id] = paper
+            for alias, exact in name_aliases(paper):
+                (self._by_exact if exact else self._by_alias)[alias].add(paper.paper_id)
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    def __contains__(self, paper_id: str) -> bool:
+        return paper_id in self.papers
+
+    def get(self, paper_id: str) -> Paper | None:
+        return self.papers.get(paper_id)
+
+    def named_in(self, question: str) -> list[str]:
+        """Ids of papers whose name appears in the question, in order of appearance."""
+        words = _WORD.findall(question)
+        found: dict[str, int] = {}
+        for start in range(len(words)):
+            for size in range(min(MAX_NAME_WORDS, len(words) - start), 0, -1):
+                span = words[start : start + size]
+                hits = self._by_alias.get("".join(span).lower(), set())
+                if size == 1:
+                    hits = hits | self._by_exact.get(span[0], set())
+                for pid in hits:
+                    found.setdefault(pid, start)
+        return sorted(found, key=found.get)

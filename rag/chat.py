@@ -1,0 +1,135 @@
+"""PaperChat: the Python API over store and rag (ingest, retrieve, ask, query engine)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from rag.catalog import PaperCatalog
+from rag.extractive import extractive_answer, refusal, select_papers
+from rag.retrieve import HybridRetriever, PaperFilters, PaperHit
+from rag.types import Answer
+from store.chroma import PaperStore, open_client
+from store.embed import build_embedder, embedder_dimension
+from store.ingest import IngestReport, ProgressFn, ingest_files
+from store.paper import Paper
+from store.settings import BUNDLED_CORPUS_DIR, Settings
+
+log = logging.getLogger(__name__)
+History = Sequence[tuple[str, str]]
+
+
+def build_settings(settings: Settings | None = None, **overrides: Any) -> Settings:
+    """Settings from env/.env with keyword overrides: ``store_dir=``, ``llm_backend=``, ``top_k=``..."""
+    nested: dict[str, dict[str, Any]] = {}
+    sections = {name: model.annotation.model_fields for name, model in Settings.model_fields.items()}
+    for key, value in overrides.items():
+        section, _, field = key.partition("_")
+        if section in sections and field in sections[section]:
+            nested.setdefault(section, {})[field] = value
+            continue
+        owners = [s for s, fields in sections.items() if key in fields]
+        if len(owners) != 1:
+            raise TypeError(f"Unknown PaperChat setting: {key}")
+        nested.setdefault(owners[0], {})[key] = value
+    if settings is None:
+        return Settings(**nested)
+    merged = settings.model_dump()
+    for section, values in nested.items():
+        merged[section].update(values)
+    return Settings(**merged)
+
+
+class PaperChat:
+    """Question answering over a paper collection; works offline with no API key.
+
+    ``PaperChat(store_dir="...")`` opens (and on first use fills) a local store;
+    keyword arguments override settings (``llm_backend="openai-compatible"``, ``llm_base_url=...``).
+    """
+
+    def __init__(self, settings: Settings | None = None, **overrides: Any):
+        self.settings = build_settings(settings, **overrides)
+
+    # ---- parts, built on first use ----
+    @cached_property
+    def embedder(self):
+        return build_embedder(self.settings)
+
+    @cached_property
+    def store(self) -> PaperStore:
+        store = PaperStore(
+            open_client(self.settings), self.settings.store.collection,
+            embed_model=self.embedder.model_name, dimension=embedder_dimension(self.embedder),
+        )
+        if store.paper_count() == 0 and self.settings.store.bundled_corpus and BUNDLED_CORPUS_DIR.is_dir():
+            log.info("Empty store: ingesting the bundled corpus from %s", BUNDLED_CORPUS_DIR)
+            ingest_files([BUNDLED_CORPUS_DIR], store, self.embedder)
+        return store
+
+    @cached_property
+    def catalog(self) -> PaperCatalog:
+        return PaperCatalog(paper for paper, _ in self.store.iter_papers())
+
+    @cached_property
+    def retriever(self) -> HybridRetriever:
+        from rag.lexical import load_bm25
+
+        bm25 = load_bm25(self.store, self.settings.store.dir / "bm25", self.settings.retrieval.candidates)
+        return HybridRetriever(self.store, self.embedder, self.catalog, bm25, self.settings.retrieval.candidates)
+
+    def _reload(self) -> None:
+        for name in ("catalog", "retriever"):
+            self.__dict__.pop(name, None)
+
+    # ---- public API ----
+    def ingest(self, paths: Sequence[str | Path], progress: ProgressFn | None = None) -> IngestReport:
+        """Add papers from txt/jsonl/json/csv files; returns what was added, updated and rejected."""
+        report = ingest_files(paths, self.store, self.embedder, progress=progress)
+        if report.changed:
+            self._reload()
+        return report
+
+    def papers(self) -> list[Paper]:
+        """Every loaded paper, in source/ordinal order."""
+        return sorted(self.catalog.papers.values(), key=lambda p: (p.source, p.ordinal))
+
+    def retrieve(self, question: str, k: int | None = None, filters: PaperFilters | None = None) -> list[Paper]:
+        """The papers that best match the question, best first, each with ``.score``."""
+        return [h.paper for h in self.retrieve_hits(question, k, filters)]
+
+    def retrieve_hits(self, question: str, k: int | None = None, filters: PaperFilters | None = None) -> list[PaperHit]:
+        return self.retriever.retrieve(question, k or self.settings.retrieval.top_k, filters)
+
+    def ask(self, question: str, history: History = (), k: int | None = None,
+            filters: PaperFilters | None = None) -> Answer:
+        """A cited answer to the question (``history``: earlier (question, answer) turns)."""
+        answer = None
+        for answer in self.stream(question, history, k, filters):
+            pass
+        assert isinstance(answer, Answer)
+        return answer
+
+    def stream(self, question: str, history: History = (), k: int | None = None,
+               filters: PaperFilters | None = None) -> Iterator[str | Answer]:
+        """Yields text pieces as they are written, then the final Answer."""
+        hits = self.retrieve_hits(question, k, filters)
+        chosen = select_papers(hits, self.settings.retrieval.min_relevance)
+        if not chosen:
+            answer = refusal(hits, near=self.settings.retrieval.min_relevance * 0.75)
+        else:
+            question_vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)
+            sentences = self.store.sentences([h.paper.paper_id for h in chosen])
+            answer = extractive_answer(question, question_vec, chosen, sentences, hits)
+        yield answer.text
+        yield answer
+
+    def as_query_engine(self, k: int | None = None):
+        """A LlamaIndex query engine over this PaperChat; source_nodes carry paper metadata."""
+        from rag.query_engine import PaperChatQueryEngine
+
+        return PaperChatQueryEngine(chat=self, k=k or self.settings.retrieval.top_k)

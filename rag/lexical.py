@@ -1,0 +1,51 @@
+"""BM25 over the stored sentence nodes, persisted beside the store and rebuilt only when it changed."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from pathlib import Path
+
+from llama_index.core.schema import TextNode
+from llama_index.retrievers.bm25 import BM25Retriever
+
+from store.chroma import PaperStore
+from store.chunk import EMBED_METADATA_KEYS
+
+log = logging.getLogger(__name__)
+
+
+def _nodes_from_store(store: PaperStore) -> list[TextNode]:
+    # A Chroma-backed index keeps no docstore, so BM25 is built from what Chroma holds.
+    nodes = []
+    for node_id, text, meta in store.iter_chunks():
+        nodes.append(
+            TextNode(
+                id_=node_id, text=text, metadata=dict(meta), metadata_template="{value}",
+                text_template="{metadata_str}\n{content}",
+                excluded_embed_metadata_keys=[k for k in meta if k not in EMBED_METADATA_KEYS],
+            )
+        )
+    return nodes
+
+
+def load_bm25(store: PaperStore, cache_dir: Path, top_k: int) -> BM25Retriever | None:
+    """The store's BM25 retriever: loaded from ``cache_dir`` when current, else rebuilt and saved."""
+    if store.chunk_count() == 0:
+        return None
+    path = cache_dir / f"{store.name}-g{store.generation()}-n{store.chunk_count()}"
+    if (path / "retriever.json").exists():
+        try:
+            retriever = BM25Retriever.from_persist_dir(str(path))
+            retriever.similarity_top_k = top_k
+            return retriever
+        except Exception:  # a cache half-written by a killed process: rebuild it
+            log.warning("BM25 cache at %s is unreadable; rebuilding", path)
+    retriever = BM25Retriever.from_defaults(nodes=_nodes_from_store(store), similarity_top_k=top_k)
+    if cache_dir.exists():
+        for old in cache_dir.glob(f"{store.name}-g*"):
+            shutil.rmtree(old, ignore_errors=True)
+    tmp = path.with_name(path.name + ".tmp")
+    retriever.persist(str(tmp))
+    tmp.rename(path)  # atomic: readers see a whole cache or none
+    return retriever

@@ -1,0 +1,51 @@
+"""What an answer is: text with [n] markers, the papers cited, and the papers retrieved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from store.paper import Paper
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Marker ``[n]`` in the text points at ``paper``; ``quote`` is the abstract sentence supporting it."""
+
+    n: int
+    paper: Paper
+    quote: str = ""
+
+
+@dataclass
+class Answer:
+    """A cited answer; ``refused`` when the loaded papers do not cover the question."""
+
+    text: str
+    citations: list[Citation] = field(default_factory=list)
+    papers: list[Paper] = field(default_factory=list)
+    refused: bool = False
+    backend: str = "extractive"
+    notice: str = ""  # e.g. why the LLM answer fell back to the extractive one
+    kind: str = "lookup"
+
+    def to_dict(self) -> dict:
+        """JSON-ready form (the CLI's --json)."""
+        return {
+            "text": self.text,
+            "refused": self.refused,
+            "backend": self.backend,
+            "notice": self.notice,
+            "kind": self.kind,
+            "citations": [
+                {"n": c.n, "quote": c.quote, "paper": _paper_dict(c.paper)} for c in self.citations
+            ],
+            "papers": [_paper_dict(p) for p in self.papers],
+        }
+
+
+def _paper_dict(paper: Paper) -> dict:
+    return {
+        "paper_id": paper.paper_id, "name": paper.name, "title": paper.title, "abstract": paper.abstract,
+        "source": paper.source, "ordinal": paper.ordinal, "year": paper.year, "venue": paper.venue,
+        "authors": list(paper.authors), "url": paper.url, "score": paper.score,
+    }

