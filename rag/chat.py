@@ -11,11 +11,14 @@ from typing import Any
 import numpy as np
 
 from rag.catalog import PaperCatalog
+from rag.cite import verify_citations
 from rag.extractive import extractive_answer, refusal, select_papers
+from rag.generate import build_llm, is_cannot_answer, stream_llm_answer
 from rag.retrieve import HybridRetriever, PaperFilters, PaperHit
 from rag.types import Answer
 from store.chroma import PaperStore, open_client
 from store.embed import build_embedder, embedder_dimension
+from store.errors import LLMUnavailable
 from store.ingest import IngestReport, ProgressFn, ingest_files
 from store.paper import Paper
 from store.settings import BUNDLED_CORPUS_DIR, Settings
@@ -121,12 +124,54 @@ class PaperChat:
         chosen = select_papers(hits, self.settings.retrieval.min_relevance)
         if not chosen:
             answer = refusal(hits, near=self.settings.retrieval.min_relevance * 0.75)
+        elif self.settings.llm.backend == "extractive":
+            answer = self._extractive(question, chosen, hits)
         else:
-            question_vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)
-            sentences = self.store.sentences([h.paper.paper_id for h in chosen])
-            answer = extractive_answer(question, question_vec, chosen, sentences, hits)
-        yield answer.text
+            answer = yield from self._generate(question, chosen, hits)
+        if self.settings.llm.backend == "extractive" or answer.notice or answer.refused:
+            yield answer.text
         yield answer
+
+    def _extractive(self, question: str, chosen: list[PaperHit], hits: list[PaperHit]) -> Answer:
+        question_vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)
+        sentences = self.store.sentences([h.paper.paper_id for h in chosen])
+        return extractive_answer(question, question_vec, chosen, sentences, hits)
+
+    def _embed_texts(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(self.embedder.get_text_embedding_batch(texts), dtype=np.float32)
+
+    @cached_property
+    def llm(self):
+        return build_llm(self.settings)
+
+    def _generate(self, question: str, chosen: list[PaperHit], hits: list[PaperHit]) -> Iterator[str]:
+        """Stream an LLM answer; on any LLM failure return the extractive answer with a notice."""
+        min_rel = self.settings.retrieval.min_relevance
+        ranked = chosen + [h for h in hits if h not in chosen and h.relevance >= min_rel]
+        try:
+            sources, deltas = stream_llm_answer(self.llm, self.settings, question, [h.paper for h in ranked])
+            pieces = []
+            for delta in deltas:
+                pieces.append(delta)
+                yield delta
+            text = "".join(pieces).strip()
+            if not text:
+                raise LLMUnavailable("the LLM returned an empty answer")
+            if is_cannot_answer(text):
+                answer = refusal(hits, near=min_rel * 0.75)
+                answer.backend = self.settings.llm.backend
+                return answer
+            sentences = self.store.sentences([p.paper_id for p in sources])
+            text, citations = verify_citations(text, sources, self._embed_texts, sentences)
+            if not citations:
+                raise LLMUnavailable("the LLM answer cited none of the sources")
+            return Answer(text=text, citations=citations, papers=[h.paper for h in hits],
+                          backend=self.settings.llm.backend)
+        except LLMUnavailable as exc:
+            log.warning("LLM answer failed, falling back to the extractive answer: %s", exc)
+            answer = self._extractive(question, chosen, hits)
+            answer.notice = f"Offline answer shown: {exc}."
+            return answer
 
     def as_query_engine(self, k: int | None = None):
         """A LlamaIndex query engine over this PaperChat; source_nodes carry paper metadata."""

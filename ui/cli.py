@@ -1,0 +1,138 @@
+"""The `paperchat` command: ingest, ask, papers, ui (and the rest as they come)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from store.settings import disable_telemetry
+
+
+def _chat(ctx: click.Context):
+    from rag import PaperChat
+
+    return PaperChat(**ctx.obj)
+
+
+def _fail(exc: Exception) -> click.ClickException:
+    return click.ClickException(str(exc))
+
+
+@click.group()
+@click.option("--store-dir", type=click.Path(path_type=Path), envvar="PAPERCHAT_STORE__DIR",
+              help="Store directory (default: ~/.local/share/paperchat).")
+@click.option("--chroma-host", envvar="PAPERCHAT_STORE__CHROMA_HOST", help="Use a `chroma run` server.")
+@click.option("--chroma-port", type=int, envvar="PAPERCHAT_STORE__CHROMA_PORT")
+@click.option("--llm", "llm_backend", type=click.Choice(["extractive", "openai", "openai-compatible"]),
+              help="Answer backend (default: extractive, offline).")
+@click.option("--model", "llm_model", help="LLM model name.")
+@click.option("--base-url", "llm_base_url", help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1.")
+@click.pass_context
+def main(ctx: click.Context, **options):
+    """PaperChat: ask questions of a collection of paper abstracts, with citations."""
+    disable_telemetry()
+    overrides = {k: v for k, v in options.items() if v is not None}
+    if "store_dir" in overrides:
+        overrides["store_dir"] = overrides["store_dir"].expanduser()
+    ctx.obj = overrides
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def ingest(ctx: click.Context, paths: tuple[Path, ...], as_json: bool):
+    """Add papers from txt / jsonl / json / csv files (idempotent)."""
+    from tqdm import tqdm
+
+    from store.errors import PaperChatError
+
+    bar = tqdm(total=0, unit="paper", disable=as_json, file=sys.stderr)
+
+    def progress(done: int, total: int, message: str) -> None:
+        bar.total = total
+        bar.n = done
+        bar.set_description(message[:60])
+        bar.refresh()
+
+    try:
+        report = _chat(ctx).ingest(list(paths), progress=progress)
+    except PaperChatError as exc:
+        raise _fail(exc) from None
+    finally:
+        bar.close()
+    if as_json:
+        click.echo(json.dumps({
+            "added": report.added, "updated": report.updated, "unchanged": report.unchanged,
+            "rejected": [{"path": e.path, "line": e.line, "reason": e.reason} for e in report.rejected],
+        }, indent=2))
+        return
+    for err in report.rejected:
+        click.echo(f"rejected {err}", err=True)
+    click.echo(report.summary())
+
+
+@main.command()
+@click.argument("question")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option("-k", "--top-k", type=int, help="Papers to retrieve.")
+@click.pass_context
+def ask(ctx: click.Context, question: str, as_json: bool, top_k: int | None):
+    """Answer a question from the loaded papers, with [n] citations."""
+    from rag.types import Answer
+    from store.errors import PaperChatError
+
+    try:
+        answer = None
+        for piece in _chat(ctx).stream(question, k=top_k):
+            if isinstance(piece, Answer):
+                answer = piece
+    except PaperChatError as exc:
+        raise _fail(exc) from None
+    assert answer is not None
+    if as_json:
+        click.echo(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
+        return
+    if answer.notice:
+        click.echo(f"Note: {answer.notice}", err=True)
+    click.echo(answer.text)
+    if answer.citations:
+        click.echo("\nSources:")
+        for c in answer.citations:
+            where = ", ".join(str(x) for x in (c.paper.venue, c.paper.year) if x)
+            click.echo(f"  [{c.n}] {c.paper.name} — {c.paper.title} ({where}; {c.paper.source}#{c.paper.ordinal})")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the papers as JSON.")
+@click.pass_context
+def papers(ctx: click.Context, as_json: bool):
+    """List the loaded papers."""
+    loaded = _chat(ctx).papers()
+    if as_json:
+        click.echo(json.dumps([
+            {"paper_id": p.paper_id, "name": p.name, "title": p.title, "year": p.year, "venue": p.venue,
+             "source": p.source, "ordinal": p.ordinal} for p in loaded], indent=2, ensure_ascii=False))
+        return
+    for p in loaded:
+        click.echo(f"{p.source}#{p.ordinal}\t{p.year or ''}\t{p.venue or ''}\t{p.name}")
+    click.echo(f"{len(loaded)} papers", err=True)
+
+
+@main.command()
+@click.option("--host", default=None, help="Interface to bind (default 127.0.0.1).")
+@click.option("--port", type=int, default=None)
+@click.option("--share", is_flag=True, help="Create a public Gradio link (requires --auth).")
+@click.option("--auth", envvar="PAPERCHAT_UI__AUTH", help="user:password, required beyond loopback.")
+@click.pass_context
+def ui(ctx: click.Context, host: str | None, port: int | None, share: bool, auth: str | None):
+    """Open the chat in your browser."""
+    from ui.web import launch
+
+    try:
+        launch(_chat(ctx), host=host, port=port, share=share, auth=auth)
+    except ValueError as exc:
+        raise _fail(exc) from None
