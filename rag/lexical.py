@@ -10,9 +10,10 @@ from llama_index.core.schema import TextNode
 from llama_index.retrievers.bm25 import BM25Retriever
 
 from store.chroma import PaperStore
-from store.chunk import EMBED_METADATA_KEYS
 
 log = logging.getLogger(__name__)
+# BM25 indexes each sentence with its paper's name and title: cheap here, and titles carry key terms.
+BM25_METADATA_KEYS = ("name", "title")
 
 
 def _nodes_from_store(store: PaperStore) -> list[TextNode]:
@@ -23,7 +24,7 @@ def _nodes_from_store(store: PaperStore) -> list[TextNode]:
             TextNode(
                 id_=node_id, text=text, metadata=dict(meta), metadata_template="{value}",
                 text_template="{metadata_str}\n{content}",
-                excluded_embed_metadata_keys=[k for k in meta if k not in EMBED_METADATA_KEYS],
+                excluded_embed_metadata_keys=[k for k in meta if k not in BM25_METADATA_KEYS],
             )
         )
     return nodes

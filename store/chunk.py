@@ -11,8 +11,9 @@ from store.paper import Paper
 
 # Fragments shorter than this ("(Sec. 3)", "Code: url") are glued to the next sentence.
 MIN_SENTENCE_CHARS = 40
-# Metadata embedded with every sentence, so a lone sentence still says which paper it is from.
-EMBED_METADATA_KEYS = ("name", "title")
+# Metadata embedded with every sentence, so a lone sentence still says which paper it is from
+# (the name only: every extra token costs ingest time on a CPU).
+EMBED_METADATA_KEYS = ("name",)
 
 
 @lru_cache(maxsize=1)
