@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
+from store.naming import _is_common as _is_everyday_acronym
 from store.paper import Paper
 
 # Longest run of words joined when matching a name ("pipe fsdp" -> "pipefsdp").
@@ -44,8 +45,9 @@ def name_aliases(paper: Paper) -> set[tuple[str, bool]]:
     name = paper.name
     candidates = [name, _ACRONYM_IN_PARENS.sub("", name).strip()]
     candidates += _ACRONYM_IN_PARENS.findall(name)
-    if "-" in name and " " not in name:
-        candidates.append(name.split("-")[0])  # "ViDiC-1K" is also called "ViDiC"
+    prefix = name.split("-")[0]
+    if "-" in name and " " not in name and not _is_everyday_acronym(prefix):
+        candidates.append(prefix)  # "ViDiC-1K" is also called "ViDiC" (but "LLM-Pruner" not "LLM")
     for cand in candidates:
         norm = normalise(cand)
         if len(norm) < MIN_ALIAS_CHARS or len(cand.split()) > MAX_NAME_WORDS:
@@ -55,7 +57,11 @@ def name_aliases(paper: Paper) -> set[tuple[str, bool]]:
             if all(w[:1].isupper() for w in cand.split()):
                 aliases.add((norm, False))
             continue
-        if _is_coined(cand):
+        if norm in _common_words() or _is_everyday_acronym(cand):
+            # Spelled like a word ("AND", "LargeST", "URL"): only the exact spelling names the paper.
+            if cand.isalnum():
+                aliases.add((cand, True))
+        elif _is_coined(cand):
             aliases.add((norm, False))
         elif cand.isupper():
             aliases.add((cand, True))  # PROVE must not match "prove"

@@ -136,3 +136,7 @@ def ui(ctx: click.Context, host: str | None, port: int | None, share: bool, auth
         launch(_chat(ctx), host=host, port=port, share=share, auth=auth)
     except ValueError as exc:
         raise _fail(exc) from None
+
+
+if __name__ == "__main__":
+    main()
