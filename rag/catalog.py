@@ -33,6 +33,16 @@ def _common_words() -> frozenset[str]:
     return frozenset(w for w in vocab if w.isalpha() and w.islower())
 
 
+def _is_word_like(norm: str) -> bool:
+    """An ordinary English word or an inflection of one ("refine", "largest", "masking")."""
+    forms = {norm} | {norm + end for end in ("s", "d", "ed", "es", "ing", "r", "er")}
+    for end in ("s", "es", "ed", "d", "ing", "er", "ers"):
+        stem = norm[: -len(end)]
+        if norm.endswith(end) and len(stem) >= 4:
+            forms |= {stem, stem + "e"}
+    return not forms.isdisjoint(_common_words())
+
+
 def _is_coined(word: str) -> bool:
     """A made-up name (PipeFSDP, ViDiC-1K, P4P), not an ordinary word."""
     inner_caps = any(c.isupper() for c in word[1:])
@@ -57,8 +67,10 @@ def name_aliases(paper: Paper) -> set[tuple[str, bool]]:
             if all(w[:1].isupper() for w in cand.split()):
                 aliases.add((norm, False))
             continue
-        if norm in _common_words() or _is_everyday_acronym(cand):
-            # Spelled like a word ("AND", "LargeST", "URL"): only the exact spelling names the paper.
+        if _is_everyday_acronym(cand):
+            continue  # "URL", "GAN": a question using them rarely means this one paper
+        if _is_word_like(norm):
+            # Spelled like a word ("AND", "REFINE", "LargeST"): only the exact spelling names the paper.
             if cand.isalnum():
                 aliases.add((cand, True))
         elif _is_coined(cand):
@@ -94,14 +106,18 @@ class PaperCatalog:
 
     def named_in(self, question: str) -> list[str]:
         """Ids of papers whose name appears in the question, in order of appearance."""
-        words = _WORD.findall(question)
-        found: dict[str, int] = {}
+        return list(dict.fromkeys(pid for _, _, pid in self.mentions(question)))
+
+    def mentions(self, text: str) -> list[tuple[int, int, str]]:
+        """Where papers are named in the text: (start char, end char, paper id), in order."""
+        words = list(_WORD.finditer(text))
+        found: dict[str, tuple[int, int]] = {}
         for start in range(len(words)):
             for size in range(min(MAX_NAME_WORDS, len(words) - start), 0, -1):
-                span = words[start : start + size]
+                span = [m.group() for m in words[start : start + size]]
                 hits = self._by_alias.get("".join(span).lower(), set())
                 if size == 1:
                     hits = hits | self._by_exact.get(span[0], set())
                 for pid in hits:
-                    found.setdefault(pid, start)
-        return sorted(found, key=found.get)
+                    found.setdefault(pid, (words[start].start(), words[start + size - 1].end()))
+        return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1]))

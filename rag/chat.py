@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Iterator, Sequence
 from functools import cached_property
@@ -172,6 +173,23 @@ class PaperChat:
             answer = self._extractive(question, chosen, hits)
             answer.notice = f"Offline answer shown: {exc}."
             return answer
+
+    def paper_map(self) -> dict[str, tuple[float, float]]:
+        """Each paper's 2-D position (PCA of its vector); computed once per ingest, cached in the store dir."""
+        from store.projection import project_papers
+
+        return project_papers(self.store, self.settings.store.dir)
+
+    def with_llm(self, **llm: Any) -> "PaperChat":
+        """A PaperChat answering with other LLM settings (``backend=``, ``model=``, ``base_url=``...).
+
+        It shares this one's store, catalog and retriever, so it is cheap to make per request.
+        """
+        self.retriever  # build the shared parts once, here, not in each copy
+        twin = copy.copy(self)
+        twin.settings = build_settings(self.settings, **{f"llm_{key}": value for key, value in llm.items()})
+        twin.__dict__.pop("llm", None)
+        return twin
 
     def as_query_engine(self, k: int | None = None):
         """A LlamaIndex query engine over this PaperChat; source_nodes carry paper metadata."""

@@ -15,6 +15,8 @@ MARKER = re.compile(r"\[(\d+(?:\s*,\s*\d+)*)\]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*\"(])|\n+")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 UNSUPPORTED_FLAG = "[no valid citation]"
+# Shorter uncited pieces ("In short:", "Both do.") are connective, not claims.
+MIN_CLAIM_WORDS = 4
 
 
 def split_answer_sentences(text: str) -> list[str]:
@@ -42,6 +44,13 @@ def support_score(claim_vec: np.ndarray, claim: str, sentence: str, sentence_vec
     numbers = set(_NUMBER.findall(claim))
     number_hit = len(numbers & set(_NUMBER.findall(sentence))) / len(numbers) if numbers else 0.0
     return cosine + 0.3 * overlap + 0.2 * number_hit
+
+
+def _flag(sentence: str) -> str:
+    """Mark a sentence as unsupported, keeping its closing punctuation last."""
+    body = sentence.rstrip()
+    end = body[-1] if body and body[-1] in ".!?" else ""
+    return f"{body[: len(body) - len(end)].rstrip()} {UNSUPPORTED_FLAG}{end}"
 
 
 def verify_citations(
@@ -73,9 +82,10 @@ def verify_citations(
                 if best[0] > quotes.get(n, (-1.0, ""))[0]:
                     quotes[n] = best
             else:
-                sentence = sentence.replace(f"[{n}]", "")
-        if numbers and not kept or not numbers and len(claim) > 30 and not claim.endswith(":"):
-            sentence = f"{sentence.rstrip()} {UNSUPPORTED_FLAG}"
+                sentence = re.sub(rf"\s*\[{n}\]", "", sentence)
+        uncited_claim = not numbers and len(claim.split()) >= MIN_CLAIM_WORDS and not claim.endswith(":")
+        if (numbers and not kept) or uncited_claim:
+            sentence = _flag(sentence)
         out.append(sentence)
     text = " ".join(s.strip() for s in out)
     used = []

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import shutil
+import uuid
 from pathlib import Path
 
 from llama_index.core.schema import TextNode
@@ -30,6 +32,20 @@ def _nodes_from_store(store: PaperStore) -> list[TextNode]:
     return nodes
 
 
+def _being_written(path: Path) -> bool:
+    """A ``.tmp-PID-...`` cache whose writing process is still alive (a dead one's is litter)."""
+    _, sep, rest = path.name.partition(".tmp-")
+    if not sep:
+        return False
+    try:
+        os.kill(int(rest.split("-")[0]), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def load_bm25(store: PaperStore, cache_dir: Path, top_k: int) -> BM25Retriever | None:
     """The store's BM25 retriever: loaded from ``cache_dir`` when current, else rebuilt and saved."""
     if store.chunk_count() == 0:
@@ -45,8 +61,16 @@ def load_bm25(store: PaperStore, cache_dir: Path, top_k: int) -> BM25Retriever |
     retriever = BM25Retriever.from_defaults(nodes=_nodes_from_store(store), similarity_top_k=top_k)
     if cache_dir.exists():
         for old in cache_dir.glob(f"{store.name}-g*"):
-            shutil.rmtree(old, ignore_errors=True)
-    tmp = path.with_name(path.name + ".tmp")
-    retriever.persist(str(tmp))
-    tmp.rename(path)  # atomic: readers see a whole cache or none
+            if old.name != path.name and not _being_written(old):
+                shutil.rmtree(old, ignore_errors=True)
+    tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
+    try:
+        retriever.persist(str(tmp))
+        if path.exists() and not (path / "retriever.json").exists():
+            shutil.rmtree(path, ignore_errors=True)  # left half-written by a killed process
+        tmp.rename(path)  # atomic: readers see a whole cache or none
+    except OSError:  # another process saved the same cache first (or the dir is read-only): use ours
+        log.debug("BM25 cache at %s not saved", path, exc_info=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return retriever

@@ -123,6 +123,19 @@ class PaperStore:
             self.chunks.delete(where={"paper_id": {"$in": batch}})
             self.papers.delete(ids=batch)
 
+    def unregister(self, paper_ids: list[str]) -> None:
+        """Remove registry records only (their chunks are about to be rewritten)."""
+        for start in range(0, len(paper_ids), WRITE_BATCH):
+            self.papers.delete(ids=paper_ids[start : start + WRITE_BATCH])
+
+    def trim_chunks(self, paper_ids: list[str], keep: set[str]) -> None:
+        """Delete these papers' chunks whose ids are not in ``keep`` (old extra sentences, crash leftovers)."""
+        for start in range(0, len(paper_ids), WRITE_BATCH):
+            got = self.chunks.get(where={"paper_id": {"$in": paper_ids[start : start + WRITE_BATCH]}}, include=[])
+            stale = [i for i in got["ids"] if i not in keep]
+            for s in range(0, len(stale), WRITE_BATCH):
+                self.chunks.delete(ids=stale[s : s + WRITE_BATCH])
+
     def add_chunks(self, ids: list[str], texts: list[str], metas: list[dict], vectors: Iterable) -> None:
         vectors = list(vectors)
         for start in range(0, len(ids), WRITE_BATCH):

@@ -75,7 +75,16 @@ def ingest_files(
         report.rejected.extend(parsed.rejected)
         for paper in parsed.papers:
             papers.setdefault(paper.paper_id, paper)  # the same paper in two files counts once
+    return ingest_papers(list(papers.values()), store, embedder, progress, report)
 
+
+def ingest_papers(
+    papers: Iterable[Paper], store: PaperStore, embedder: BaseEmbedding,
+    progress: ProgressFn | None = None, report: IngestReport | None = None,
+) -> IngestReport:
+    """Store papers already parsed (e.g. read back from the registry by reindex); skips unchanged ones."""
+    report = report or IngestReport()
+    papers = {p.paper_id: p for p in papers}
     hashes = {pid: content_hash(p) for pid, p in papers.items()}
     stored = store.content_hashes(list(papers))
     todo = [p for pid, p in papers.items() if stored.get(pid) != hashes[pid]]
@@ -83,6 +92,8 @@ def ingest_files(
     report.updated = sum(1 for p in todo if p.paper_id in stored)
     report.added = len(todo) - report.updated
 
+    if todo:
+        store.bump_generation()  # before writing too: a cache keyed on it never outlives a killed run
     for start in range(0, len(todo), INGEST_BATCH):
         batch = todo[start : start + INGEST_BATCH]
         if progress:
@@ -96,14 +107,19 @@ def ingest_files(
 
 
 def _write_batch(batch: list[Paper], hashes: dict[str, str], store: PaperStore, embedder: BaseEmbedding) -> None:
-    # Delete first: a changed abstract may have fewer sentences, and a crashed run may have left chunks.
-    store.delete_papers([p.paper_id for p in batch])
     nodes_per_paper = [chunk_paper(p, hashes[p.paper_id]) for p in batch]
     nodes = [n for group in nodes_per_paper for n in group]
     vectors = np.asarray(
         embedder.get_text_embedding_batch([n.get_content(MetadataMode.EMBED) for n in nodes]), dtype=np.float32
     )
-    store.add_chunks([n.node_id for n in nodes], [n.text for n in nodes], [n.metadata for n in nodes], vectors)
+    # Registry out first, registry back last: a paper counts as stored only when all its chunks are.
+    # Chunks are overwritten in place, then trimmed (fewer sentences now, or left by a killed run),
+    # so a reader asking meanwhile never finds a stored paper with no sentences.
+    paper_ids = [p.paper_id for p in batch]
+    store.unregister(paper_ids)
+    ids = [n.node_id for n in nodes]
+    store.add_chunks(ids, [n.text for n in nodes], [n.metadata for n in nodes], vectors)
+    store.trim_chunks(paper_ids, keep=set(ids))
     records, offset = [], 0
     for paper, group in zip(batch, nodes_per_paper):
         mean = vectors[offset : offset + len(group)].mean(axis=0)

@@ -92,6 +92,7 @@ _SELF_REFERENCE = frozenset(
     """.split()
 )
 _OUR_METHOD = "our method"
+_MAX_MACRO = 200  # longest macro expansion we keep
 
 _TOKEN_RE = re.compile(r"\\[A-Za-z]+\*?|\\.|\\$|\$\$|[{}$^_~\[\]]|[^\\{}$^_~\[\]]+", re.S)
 _DEFINE_RE = re.compile(
@@ -287,8 +288,8 @@ class _Renderer:
         while self.optional_arg() is not None:
             pass
         body = self.arg()
-        if body is not None and tok[1:].isalpha():
-            self.macros[tok[1:]] = body.strip()
+        if body is not None and tok[1:].isalpha() and len(body) <= _MAX_MACRO:
+            self.macros[tok[1:]] = body.strip()  # capped: \def\a{\a\a} chains must not explode
 
 
 def _paren(body: str) -> str:
@@ -320,7 +321,7 @@ def _collect_definitions(text: str) -> dict[str, str]:
     return macros
 
 
-_MD_BOLD = re.compile(r"(\*\*)(?=\S)(.{1,300}?)(?<=\S)\1")
+_MD_BOLD = re.compile(r"(\*\*)(?=\S)([^*\n]{1,300}?)(?<=\S)\1")
 _MD_ITALIC = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]{1,300}?)(?<=[^\s*])\*(?![\w*])")
 _MD_CODE = re.compile(r"`([^`\n]+)`")
 _QUOTES = (("``", "“"), ("''", "”"))

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
 MAX_TITLE = 120
+_MAX_TEXT = 4000  # names are introduced early; capping keeps pathological inputs linear
+_MAX_OBJECT = 300  # chars of a sentence read after "we propose"
+_MAX_MATCHES = 25
+_MAX_NAME = 90
 _MAX_WORDS = 11  # a descriptive name longer than this is cut back to _CUT_WORDS
 _CUT_WORDS = 8
 
@@ -89,6 +94,11 @@ _VERBISH = frozenset(
 _TOKEN_STRIP = ".,;:!?\"'“”‘’()[]{}<>*"
 
 
+def _first(matches: Iterator[re.Match[str]]) -> Iterator[re.Match[str]]:
+    """At most _MAX_MATCHES matches: a real abstract never has more; garbage might have thousands."""
+    return itertools.islice(matches, _MAX_MATCHES)
+
+
 def _sentences(text: str) -> list[str]:
     """Split into sentences without breaking on e.g./et al./decimals."""
     protected = text
@@ -115,8 +125,9 @@ def _part_is_coined(part: str) -> bool:
     if not letters:
         return False
     upper = sum(c.isupper() for c in letters)
-    if re.search(r"[a-z][A-Z]", part) or re.search(r"[A-Z]{2}[a-z]", part):
-        return True  # CamelCase: PhysVista, ViDiC, LoRA
+    pairs = list(zip(part, part[1:]))
+    if any(a.islower() and b.isupper() for a, b in pairs) or re.search(r"[A-Z]{2}[a-z]", part):
+        return True  # CamelCase (Unicode too): PhysVista, ViDiC, LoRA, CaféNet
     if upper >= 2 and upper >= len(letters) - 1:
         return True  # ALLCAPS (allowing a plural s): VISD, PROVE
     return bool(re.search(r"\d", part)) and part[:1].isalpha()  # R1, V1, Qwen3
@@ -212,7 +223,7 @@ def _looks_like_long_name(words: list[str], acronym: str) -> bool:
 
 def _object(text: str, start: int) -> str:
     """The rest of the sentence that begins at ``start``."""
-    rest = text[start:]
+    rest = text[start : start + _MAX_OBJECT]
     m = re.search(r"\.(?:\s|$)", rest)
     return rest[: m.start()] if m else rest
 
@@ -326,13 +337,13 @@ def _first_subject(sentence: str) -> str | None:
 def _introduced(text: str) -> list[tuple[str, int]]:
     """Coined names the abstract introduces ('we propose X', 'called X'), with their positions."""
     found: list[tuple[str, int]] = []
-    for m in _PROPOSE_RE.finditer(text):
+    for m in _first(_PROPOSE_RE.finditer(text)):
         if _QUESTION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             continue  # "can we design X?" asks, it does not contribute
         obj = _object(text, m.end())
         long = _long_form(obj)
         found.extend((n, m.start()) for n in ([long] if long else _coined_in(obj)))
-    for m in _CALLED_RE.finditer(text):
+    for m in _first(_CALLED_RE.finditer(text)):
         words = _object(text, m.end()).split()
         if words and _is_coined(words[0]):
             found.append((_core(words[0]), m.start()))
@@ -341,7 +352,7 @@ def _introduced(text: str) -> list[tuple[str, int]]:
 
 def _descriptions(text: str) -> Iterator[str]:
     """Descriptive names, best first: what 'we propose', what is 'called', what 'we study', the topic."""
-    for m in _PROPOSE_RE.finditer(text):
+    for m in _first(_PROPOSE_RE.finditer(text)):
         if m.group("subj").lower() == "and" or _QUESTION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             continue  # "and introduce artifacts" is too often not a contribution
         obj = _object(text, m.end())
@@ -350,12 +361,12 @@ def _descriptions(text: str) -> Iterator[str]:
         desc = _describe(obj) or _relative_clause(obj)
         if desc and not desc.lower().startswith(("our ", "a ", "an ")):
             yield desc
-    for m in _CALLED_RE.finditer(text):
+    for m in _first(_CALLED_RE.finditer(text)):
         if desc := _describe(_object(text, m.end()).strip("\"“”'‘’")):
             yield desc
     studied: list[tuple[int, str]] = []
     for regex in (_STUDY_RE, _ARGUE_RE):
-        for m in regex.finditer(text):
+        for m in _first(regex.finditer(text)):
             obj = _object(text, m.end())
             if regex is _ARGUE_RE:
                 words = obj.split()
@@ -380,7 +391,7 @@ def _key_phrase(sentence: str) -> str | None:
 def _weak_coined(text: str) -> list[str]:
     """Coined names the abstract only hints at: 'Our X achieves', 'X, a benchmark ...'."""
     found = []
-    for m in _OUR_RE.finditer(text):
+    for m in _first(_OUR_RE.finditer(text)):
         word = text[m.end():].split(maxsplit=1)[:1]
         if word and _is_coined(word[0]):
             found.append(_core(word[0]))
@@ -435,11 +446,12 @@ def _title_prefix(title: str) -> str | None:
 
 def derive_name(clean_abstract: str, title: str | None = None) -> str:
     """The short name a reader would call the paper by; never empty."""
-    text = re.sub(r"\s+", " ", clean_abstract or "").strip()
-    title = re.sub(r"\s+", " ", title or "").strip() or None
+    text = " ".join((clean_abstract or "")[:_MAX_TEXT].split())
+    title = " ".join((title or "")[:_MAX_TEXT].split()) or None
     name = _name(text, title).strip()
     if not re.search(r"\w", name):
         name = title or " ".join(text.split()[:6]) or "Untitled paper"
+    name = _clip(name, _MAX_NAME)
     return name if re.search(r"\w", name) else "Untitled paper"
 
 
@@ -556,8 +568,8 @@ def _first_clause(text: str) -> str:
 
 def derive_title(clean_abstract: str, name: str) -> str:
     """A readable title for a paper that has none, e.g. 'PipeFSDP: an efficient training framework ...'."""
-    text = re.sub(r"\s+", " ", clean_abstract or "").strip()
-    name = (name or "").strip() or "Untitled paper"
+    text = " ".join((clean_abstract or "")[:_MAX_TEXT].split())
+    name = " ".join((name or "")[:_MAX_TEXT].split()) or "Untitled paper"
     title = _title(text, name)
     return title if re.search(r"\w", title) else _clip(name) or "Untitled paper"
 

@@ -17,6 +17,9 @@ from store.naming import derive_name, derive_title
 from store.paper import Paper
 
 MIN_LETTERS = 20  # fewer letters than this after cleaning is not an abstract
+# Longer than this is a whole paper or a broken file, not an abstract (real ones stay under ~3,500):
+# rejecting it keeps one bad record from costing minutes of parsing and embedding.
+MAX_ABSTRACT_CHARS = 20_000
 _HEADER_STOPWORDS = frozenset(
     "papers paper abstracts abstract accepted list of the at in proceedings conference track main "
     "collection corpus selected all and".split()
@@ -130,6 +133,8 @@ def _paper(fields: dict[str, Any], source: str, ordinal: int, defaults: dict[str
         raise _Reject("missing or empty 'abstract'")
     if not isinstance(raw, str):
         raise _Reject(f"field 'abstract' must be text, got {type(raw).__name__}")
+    if len(raw) > MAX_ABSTRACT_CHARS:
+        raise _Reject(f"abstract is {len(raw):,} characters, over the {MAX_ABSTRACT_CHARS:,} limit (a whole paper?)")
     text = clean_latex(raw)
     if sum(map(str.isalpha, text[: MIN_LETTERS * 20])) < MIN_LETTERS and sum(map(str.isalpha, text)) < MIN_LETTERS:
         raise _Reject(f"abstract has fewer than {MIN_LETTERS} letters once LaTeX/markup is removed")
@@ -163,6 +168,9 @@ def _build(records: list[_Record], path: str | Path, unit: str = "line",
         try:
             if record.error:
                 raise _Reject(record.error)
+            raw = record.fields.get("abstract")
+            if isinstance(raw, str) and _normalise(raw) in seen_text:  # cheap check before cleaning
+                raise _Reject(f"duplicate of {unit} {seen_text[_normalise(raw)]}")
             paper = _paper(record.fields, source, ordinal, defaults or {})
             key = _normalise(paper.abstract)
             if key in seen_text:

@@ -21,7 +21,19 @@ def _fail(exc: Exception) -> click.ClickException:
     return click.ClickException(str(exc))
 
 
-@click.group()
+class _Group(click.Group):
+    """Every PaperChatError (e.g. EmbedderMismatch) ends as one line and exit code 1, not a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        from store.errors import PaperChatError
+
+        try:
+            return super().invoke(ctx)
+        except PaperChatError as exc:
+            raise _fail(exc) from None
+
+
+@click.group(cls=_Group)
 @click.option("--store-dir", type=click.Path(path_type=Path), envvar="PAPERCHAT_STORE__DIR",
               help="Store directory (default: ~/.local/share/paperchat).")
 @click.option("--chroma-host", envvar="PAPERCHAT_STORE__CHROMA_HOST", help="Use a `chroma run` server.")
@@ -136,6 +148,36 @@ def ui(ctx: click.Context, host: str | None, port: int | None, share: bool, auth
         launch(_chat(ctx), host=host, port=port, share=share, auth=auth)
     except ValueError as exc:
         raise _fail(exc) from None
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON.")
+@click.pass_context
+def doctor(ctx: click.Context, as_json: bool):
+    """Check the store: chunks per paper, orphans, BM25 vs Chroma, embedder. Exit 1 on problems."""
+    from store.doctor import check_store
+
+    chat = _chat(ctx)
+    report = check_store(chat.settings, chat.embedder)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        click.echo(f"{report.store_dir}: {report.papers} papers, {report.chunks} chunks")
+        for f in report.findings:
+            click.echo(f"{'PROBLEM' if f.problem else 'ok'} [{f.check}] {f.message}" + (f"\n  fix: {f.fix}" if f.fix else ""))
+    ctx.exit(0 if report.ok else 1)
+
+
+@main.command()
+@click.pass_context
+def reindex(ctx: click.Context):
+    """Rebuild the store with the configured embedder from the abstracts it holds (resumable)."""
+    from store.doctor import reindex_store
+
+    chat = _chat(ctx)
+    report = reindex_store(chat.settings, chat.embedder,
+                           progress=lambda done, total, message: click.echo(message, err=True))
+    click.echo(f"reindexed: {report.summary()}")
 
 
 if __name__ == "__main__":

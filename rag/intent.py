@@ -1,0 +1,172 @@
+"""What a question asks for: a comparison, a list of papers, or one paper; and any specific detail it wants."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+from rag.catalog import PaperCatalog
+
+
+class QuestionKind(str, Enum):
+    LOOKUP = "lookup"  # about one paper (named or described)
+    COMPARISON = "comparison"  # two or more papers side by side
+    WHICH = "which"  # every paper that matches a description
+
+
+_COMPARE_CUE = re.compile(
+    r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper))\b",
+    re.I,
+)
+_WHICH = re.compile(
+    r"^\W*(?:(?:which|what)\s+(?:\w+\s+){0,2}(?:papers|works|studies|articles|methods|approaches|benchmarks|datasets)\b"
+    r"|(?:list|find|show|name)\b.*\b(?:papers|works|studies)\b"
+    r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b)"
+    r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b",
+    re.I,
+)
+# Where the list of compared papers is split into sides.
+_SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+|\s+between\s+", re.I)
+_COMPARE_WITH = re.compile(r"\b(compar\w*)\s+(?:it\s+|them\s+)?(?:to|with|against)\s+", re.I)
+# A side ends where the question about it starts.
+_SIDE_END = re.compile(
+    r"\s+(?:differ\w*|compar\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
+    r"|are|is|relate|stack up|claim\w*|deal|use|rely)\b|[:?.!(]",
+    re.I,
+)
+_SIDE_LEAD = re.compile(
+    r"^\W*(?:(?:how|what|where|in what way)\s+(?:do|does|did|are|is)\s+|compare\s+|contrast\s+|and\s+"
+    r"|(?:the\s+)?differences?\s+between\s+|between\s+)+",
+    re.I,
+)
+# Nouns that make a phrase a description of a paper ("the position paper on ...", "the 4D framework").
+_PAPER_NOUN = re.compile(
+    r"\b(?:paper|work|study|studies|method|approach|framework|benchmark|dataset|model|analysis|system|architecture"
+    r"|algorithm|technique|survey|theory|evaluator|planner|agent|defen[cs]e|attack|metric|encoder|network|one"
+    r"|proposal|pipeline|policy|module|formulation|reformulation|paradigm)s?\b",
+    re.I,
+)
+_DESCRIPTION_START = re.compile(r"^(?:the|a|an|that|this|those|these|work|paper|papers|study)\b", re.I)
+
+
+@dataclass(frozen=True)
+class DetailAsk:
+    """A specific detail the question wants ("batch size", "which GPU"): what to look for in an abstract."""
+
+    phrase: str
+    terms: tuple[str, ...]  # word stems; a supporting sentence contains one
+    wants_number: bool  # a quantity: the sentence must also hold a number
+    wants_name: bool  # a named thing (GPU model, dataset, URL): the sentence must hold a proper name
+
+
+@dataclass
+class Intent:
+    kind: QuestionKind
+    named: list[str] = field(default_factory=list)  # paper ids named in the question, in order
+    described: list[str] = field(default_factory=list)  # sub-queries for papers described, not named
+    details: list[DetailAsk] = field(default_factory=list)
+
+
+def classify(question: str, catalog: PaperCatalog) -> Intent:
+    """The kind of the question, the papers it names or describes, and the details it asks for."""
+    mentions = catalog.mentions(question)
+    named = list(dict.fromkeys(pid for _, _, pid in mentions))
+    details = asked_details(question)
+    if _WHICH.search(question) and len(named) < 2:
+        return Intent(QuestionKind.WHICH, named, details=details)
+    described = described_sides(question, mentions) if _COMPARE_CUE.search(question) or len(named) >= 2 else []
+    if len(named) + len(described) >= 2:
+        return Intent(QuestionKind.COMPARISON, named, described, details)
+    return Intent(QuestionKind.LOOKUP, named, details=details)
+
+
+def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list[str]:
+    """The compared papers the question describes instead of naming, one sub-query each.
+
+    "How do LaP and the unified generative-predictive 4D framework differ?" -> ["unified generative-predictive
+    4D framework"]: the question is split on and/vs/commas; a piece counts when, cut where its question
+    starts, it reads as a description of a paper (a noun like paper/framework/study) and names none.
+    """
+    text = _COMPARE_WITH.sub(r"\1 ; ", question)
+    named_spans = [(a, b) for a, b, _ in mentions]
+    pieces, pos = [], 0
+    for sep in _SIDE_SEPARATOR.finditer(text):
+        pieces.append((pos, sep.start(), sep.group()))
+        pos = sep.end()
+    pieces.append((pos, len(text), ""))
+    sides, carry = [], ""
+    for start, end, sep in pieces:
+        piece = text[start:end]
+        if any(a < end and b > start for a, b in named_spans):
+            carry = ""
+            continue
+        cut = _SIDE_END.search(piece)
+        ended = cut is not None
+        piece = (carry + piece[: cut.start()] if cut else carry + piece).strip()
+        piece = _SIDE_LEAD.sub("", piece).strip(" '\"")
+        if _PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece) and len(piece.split()) >= 2:
+            sides.append(re.sub(r"^(?:the|a|an|that|this)\s+", "", piece, flags=re.I))
+            carry = ""
+        elif not ended:
+            carry = piece + sep  # "the predictive coding versus backprop study": one side, not two
+        else:
+            carry = ""
+    return sides
+
+
+# ---- specific details ----
+# (pattern on the question, phrase, stems to find in a sentence, wants a number, wants a name)
+_DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool], ...] = (
+    (r"\bgpu[- ]?hours?\b|\bcompute budget\b|\bhow long\b.*\btrain", "training compute",
+     ("gpu hour", "gpu-hour", "hour", "day", "compute"), True, False),
+    (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b|\bhardware\b", "GPU type",
+     ("a100", "h100", "v100", "a800", "h800", "rtx", "tpu", "gpu"), False, True),
+    (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False),
+    (r"\boptimi[sz]er\b", "optimizer", ("adam", "sgd", "optimizer", "optimiser", "lamb", "adafactor"), False, True),
+    (r"\bbatch[- ]size\b", "batch size", ("batch size", "batch-size", "batch"), True, False),
+    (r"\b(?:training|rl|optimi[sz]ation|gradient)\s+steps\b|\bhow many (?:\w+\s+)?(?:steps|epochs|iterations)\b",
+     "number of training steps", ("step", "epoch", "iteration"), True, False),
+    (r"\blicen[cs]e\b", "license", ("licen", "cc-by", "cc by", "mit", "apache"), False, False),
+    (r"\b(?:github|url|link|repository|repo)\b|\bcode\b.*\b(?:available|released|where)\b", "code location",
+     ("github", "http", "www.", "code is available", "code available", "repository"), False, False),
+    (r"\bannotators?\b|\braters?\b|\bcrowd[- ]?workers?\b", "annotators", ("annotator", "rater", "worker", "expert"),
+     True, False),
+    (r"\bbackbone\b|\bbase model\b|\bfine-?tunes?\b.*\bmodel\b", "backbone model",
+     ("backbone", "base model", "built on", "fine-tun", "initializ"), False, True),
+    (r"\bwhich (?:specific\s+)?(?:\w+\s+)?(?:models|llms|vlms|lvlms|mllms|networks)\b", "models evaluated",
+     ("model", "llm", "vlm", "lvlm", "mllm", "network"), False, True),
+    (r"\bwhich (?:\w+\s+)?(?:datasets|benchmarks)\b|\bwhat (?:\w+\s+)?(?:datasets|benchmarks)\b", "datasets",
+     ("dataset", "benchmark", "corpus", "data"), False, True),
+    (r"\bparameters?\b.*\bhow many\b|\bhow many parameters\b|\bmodel size\b", "model size",
+     ("parameter", "param", "billion", "million"), True, False),
+    (r"\bseeds?\b|\bhow many runs\b", "random seeds", ("seed", "run"), True, False),
+)
+
+
+_HOW_MANY = re.compile(r"\bhow many\s+((?:[a-z0-9-]+\s+)?[a-z0-9-]+)", re.I)
+_FILLER = frozenset("different distinct total unique separate individual other more of".split())
+
+
+def asked_details(question: str) -> list[DetailAsk]:
+    """The specific details (numbers, settings, named resources) a question asks for, if any."""
+    found = []
+    for pattern, phrase, terms, number, name in _DETAILS:
+        if re.search(pattern, question, re.I):
+            found.append(DetailAsk(phrase, terms, number, name))
+    for match in _HOW_MANY.finditer(question):
+        if found and any(match.start() >= 0 and d.wants_number for d in found):
+            continue  # "how many GPU hours": already asked for by a specific pattern
+        words = [w for w in match.group(1).lower().split() if w not in _FILLER]
+        if words:
+            noun = words[-1] if len(words) == 1 or words[-1].endswith("s") else words[0]
+            found.append(DetailAsk(f"number of {noun}", (_stem(noun),), True, False))
+    return found
+
+
+def _stem(word: str) -> str:
+    """Crude singular stem: "problems" -> "problem", "studies" -> "stud"."""
+    for end in ("ies", "es", "s"):
+        if word.endswith(end) and len(word) - len(end) >= 3:
+            return word[: -len(end)] if end != "es" or word[-3] in "sxz" else word[:-1]
+    return word
