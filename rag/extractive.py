@@ -1,4 +1,5 @@
-"""The offline answerer: picks the abstract sentences that answer the question, cites each."""
+"""The offline answerer: picks the abstract sentences that answer the question, cites each; lists, refusals,
+and "the abstract does not state it"."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 
+from rag.intent import DetailAsk
 from rag.retrieve import PaperHit
 from rag.types import Answer, Citation
+from store.naming import _is_common as _is_everyday_acronym
 from store.paper import Paper
 
 _WORD = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+)*")
@@ -97,3 +100,110 @@ def extractive_answer(
         body = " ".join(f"{s.text} [{n}]" for s in picked)
         paragraphs.append(f"**{paper.name}**: {body}")
     return Answer(text="\n\n".join(paragraphs), citations=cites.citations, papers=[h.paper for h in all_hits])
+
+
+# ---- details an abstract may not give ----
+_QUANTITY = re.compile(r"(?<![A-Za-z\-])\d+(?:[.,]\d+)*(?![A-Za-z])")
+_PROPER = re.compile(r"\b(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*|[a-z]+[A-Z][\w\-]*)")
+
+
+def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, object]]) -> str | None:
+    """The abstract sentence that gives the asked-for detail, or None when the abstract does not state it.
+
+    A sentence supports it when it has one of the detail's terms and, for a quantity, a number; for a named
+    thing (GPU model, backbone, dataset), a proper name other than the paper's own.
+    """
+    own = {w.lower() for w in re.findall(r"[\w\-]+", paper.name)}
+    for text, _ in sentences:
+        low = text.lower()
+        if not any(_has_term(low, term) for term in detail.terms):
+            continue
+        if detail.wants_number and not _QUANTITY.search(text):
+            continue
+        if detail.wants_name:
+            names = [m.group() for m in _PROPER.finditer(text)
+                     if m.group().lower() not in own and not _is_everyday_acronym(m.group().rstrip("s"))]
+            if not names:
+                continue
+        return text
+    return None
+
+
+def _has_term(low_text: str, term: str) -> bool:
+    if len(term) <= 3:  # "lr", "gpu", "run": whole words only
+        return re.search(rf"\b{re.escape(term)}s?\b", low_text) is not None
+    return term in low_text
+
+
+def not_stated_answer(
+    question: str, question_vec: np.ndarray, hit: PaperHit, sentences: list[tuple[str, object]],
+    missing: list[DetailAsk], stated: list[tuple[DetailAsk, str]], all_hits: list[PaperHit],
+) -> Answer:
+    """Says plainly which asked-for details the paper's abstract does not state, then what it does say; cited."""
+    paper = hit.paper
+    ranked = rank_sentences(question_vec, question, sentences, ignore=content_words(paper.name))
+    closest = ranked[0].text if ranked else paper.text
+    cites = CitationBuilder()
+    n = cites.cite(paper, closest)
+    phrases = [d.phrase for d in missing]
+    what = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " or " + phrases[-1]
+    parts = [f"The abstract of **{paper.name}** does not state the {what} [{n}]; it gives no such detail, "
+             "so none is reported here."]
+    for detail, sentence in stated:
+        parts.append(f"On the {detail.phrase}, it says: {sentence} [{n}]")
+    if not stated:
+        parts.append(f"The closest it comes: {closest} [{n}]")
+    return Answer(text="\n\n".join(parts), citations=cites.citations,
+                  papers=[hit.paper] + [h.paper for h in all_hits if h.paper.paper_id != paper.paper_id],
+                  kind="not_stated")
+
+
+# ---- "which papers ..." ----
+# A paper is listed when its best sentence is this similar to the question and within WHICH_MARGIN of the best
+# paper (calibrated on bench/questions.jsonl; see rag/evaluate.py).
+WHICH_MIN_RELEVANCE = 0.45
+WHICH_MARGIN = 0.12
+WHICH_MAX_PAPERS = 12
+
+
+@dataclass
+class ListedPaper:
+    hit: PaperHit
+    score: float
+    sentence: str
+
+
+def score_for_listing(question: str, question_vec: np.ndarray, hits: list[PaperHit],
+                      sentences: dict[str, list[tuple[str, object]]]) -> list[ListedPaper]:
+    """Every candidate paper scored by its best sentence against the question (all sentences, not only retrieved)."""
+    out = []
+    for hit in hits:
+        ranked = rank_sentences(question_vec, question, sentences.get(hit.paper.paper_id, []),
+                                ignore=content_words(hit.paper.name))
+        if ranked:
+            out.append(ListedPaper(hit, ranked[0].score, ranked[0].text))
+    return sorted(out, key=lambda x: x.score, reverse=True)
+
+
+def listing_cutoff(scored: list[ListedPaper], min_score: float = WHICH_MIN_RELEVANCE,
+                   margin: float = WHICH_MARGIN, limit: int = WHICH_MAX_PAPERS) -> list[ListedPaper]:
+    """The papers that match well enough to list: above an absolute floor and close to the best match."""
+    if not scored or scored[0].score < min_score:
+        return []
+    top = scored[0].score
+    return [x for x in scored if x.score >= max(min_score, top - margin)][:limit]
+
+
+def listing_answer(listed: list[ListedPaper], all_hits: list[PaperHit]) -> Answer:
+    """'Found N papers:' and one cited line per paper on why it matches."""
+    from rag.compare import shorten
+
+    cites = CitationBuilder()
+    lines = []
+    for i, item in enumerate(listed, 1):
+        n = cites.cite(item.hit.paper, item.sentence)
+        lines.append(f"{i}. **{item.hit.paper.name}**: {shorten(item.sentence, None, 40)} [{n}]")
+    count = f"Found {len(listed)} paper{'s' if len(listed) != 1 else ''}:"
+    listed_ids = {x.hit.paper.paper_id for x in listed}
+    papers = [x.hit.paper for x in listed] + [h.paper for h in all_hits if h.paper.paper_id not in listed_ids]
+    return Answer(text=count + "\n\n" + "\n".join(lines), citations=cites.citations, papers=papers, kind="which")

@@ -20,7 +20,7 @@ _COMPARE_CUE = re.compile(
     re.I,
 )
 _WHICH = re.compile(
-    r"^\W*(?:(?:which|what)\s+(?:\w+\s+){0,2}(?:papers|works|studies|articles|methods|approaches|benchmarks|datasets)\b"
+    r"^\W*(?:(?:which|what)\s+(?:\w+\s+){0,2}(?:papers|works|studies|articles)\b"
     r"|(?:list|find|show|name)\b.*\b(?:papers|works|studies)\b"
     r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b)"
     r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b",
@@ -29,6 +29,7 @@ _WHICH = re.compile(
 # Where the list of compared papers is split into sides.
 _SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+|\s+between\s+", re.I)
 _COMPARE_WITH = re.compile(r"\b(compar\w*)\s+(?:it\s+|them\s+)?(?:to|with|against)\s+", re.I)
+_COMPARE_THEN_WITH = re.compile(r"\b(compar\w*\b.*?)\s+(?:with|against)\s+", re.I)
 # A side ends where the question about it starts.
 _SIDE_END = re.compile(
     r"\s+(?:differ\w*|compar\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
@@ -89,6 +90,7 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
     starts, it reads as a description of a paper (a noun like paper/framework/study) and names none.
     """
     text = _COMPARE_WITH.sub(r"\1 ; ", question)
+    text = _COMPARE_THEN_WITH.sub(lambda m: m.group(1) + " ; ", text, count=1)
     named_spans = [(a, b) for a, b, _ in mentions]
     pieces, pos = [], 0
     for sep in _SIDE_SEPARATOR.finditer(text):
@@ -101,10 +103,10 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
         if any(a < end and b > start for a, b in named_spans):
             carry = ""
             continue
+        piece = _SIDE_LEAD.sub("", carry + piece)
         cut = _SIDE_END.search(piece)
         ended = cut is not None
-        piece = (carry + piece[: cut.start()] if cut else carry + piece).strip()
-        piece = _SIDE_LEAD.sub("", piece).strip(" '\"")
+        piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
         if _PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece) and len(piece.split()) >= 2:
             sides.append(re.sub(r"^(?:the|a|an|that|this)\s+", "", piece, flags=re.I))
             carry = ""
@@ -120,7 +122,7 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
 _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool], ...] = (
     (r"\bgpu[- ]?hours?\b|\bcompute budget\b|\bhow long\b.*\btrain", "training compute",
      ("gpu hour", "gpu-hour", "hour", "day", "compute"), True, False),
-    (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b|\bhardware\b", "GPU type",
+    (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b", "GPU type",
      ("a100", "h100", "v100", "a800", "h800", "rtx", "tpu", "gpu"), False, True),
     (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False),
     (r"\boptimi[sz]er\b", "optimizer", ("adam", "sgd", "optimizer", "optimiser", "lamb", "adafactor"), False, True),
@@ -145,6 +147,7 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool], ...] = (
 
 
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[a-z0-9-]+\s+)?[a-z0-9-]+)", re.I)
+_AUXILIARY = frozenset("do does did is are was were have has had can could will would in of on for to".split())
 _FILLER = frozenset("different distinct total unique separate individual other more of".split())
 
 
@@ -157,9 +160,14 @@ def asked_details(question: str) -> list[DetailAsk]:
     for match in _HOW_MANY.finditer(question):
         if found and any(match.start() >= 0 and d.wants_number for d in found):
             continue  # "how many GPU hours": already asked for by a specific pattern
-        words = [w for w in match.group(1).lower().split() if w not in _FILLER]
+        words = []
+        for word in match.group(1).lower().split():
+            if word in _AUXILIARY:
+                break
+            if word not in _FILLER:
+                words.append(word)
         if words:
-            noun = words[-1] if len(words) == 1 or words[-1].endswith("s") else words[0]
+            noun = words[-1]
             found.append(DetailAsk(f"number of {noun}", (_stem(noun),), True, False))
     return found
 

@@ -117,7 +117,7 @@ def check_store(settings: Settings, embedder: BaseEmbedding) -> DoctorReport:
             orphans.append(chunk_id)
     report.papers, report.chunks = len(registry), len(orphans) + sum(map(len, stored.values()))
     if not registry:
-        report.add("store", "the store holds no papers", fix="run `paperchat ingest FILE`")
+        report.add("store", "the store holds no papers yet", problem=False, fix="run `paperchat ingest FILE`")
 
     rerun = "run the same `paperchat ingest` again (it redoes these papers) or `paperchat reindex`"
     if orphans:

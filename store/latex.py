@@ -9,8 +9,8 @@ import unicodedata
 _KEEP_ARG = frozenset(
     """
     textbf textit textsc textsl textup textmd textrm textsf texttt textnormal emph underline uline
-    mathrm mathbf mathbb mathcal mathsf mathtt mathit mathfrak mathscr mathnormal boldsymbol bm bf
-    text mbox hbox fbox makebox operatorname url nolinkurl path ensuremath smash mathring
+    mathrm mathbf mathbb mathcal mathsf mathtt mathit mathfrak mathscr mathnormal boldsymbol bm
+    text mbox hbox fbox makebox operatorname ensuremath smash mathring
     hat widehat tilde widetilde bar overline vec dot ddot check breve acute grave underbrace overbrace
     overrightarrow overleftarrow textup uppercase lowercase MakeUppercase MakeLowercase textls
     textsuperscript textsubscript
@@ -25,6 +25,8 @@ _DROP_ARG = frozenset(
     color pagestyle thispagestyle setlength addtolength phantom hphantom vphantom
     """.split()
 )
+# Macros whose argument is shown exactly as written.
+_VERBATIM_ARG = frozenset("url nolinkurl path".split())
 # Macros with two arguments where only the second one is text.
 _SECOND_ARG = frozenset("href textcolor colorbox".split())
 # Bare macros that only change style or spacing: they vanish.
@@ -95,10 +97,6 @@ _OUR_METHOD = "our method"
 _MAX_MACRO = 200  # longest macro expansion we keep
 
 _TOKEN_RE = re.compile(r"\\[A-Za-z]+\*?|\\.|\\$|\$\$|[{}$^_~\[\]]|[^\\{}$^_~\[\]]+", re.S)
-_DEFINE_RE = re.compile(
-    r"\\(?:re|provide)?newcommand\*?\s*\{?\s*\\([A-Za-z]+)\s*\}?\s*(?:\[\d\])?\s*\{"
-    r"|\\def\s*\\([A-Za-z]+)\s*\{"
-)
 
 
 class _Renderer:
@@ -162,6 +160,20 @@ class _Renderer:
         else:
             self.pos += 1
         return tok[:1]
+
+    def raw_arg(self) -> str:
+        """A `{...}` argument taken verbatim (URLs keep their ~ and %)."""
+        self.skip_space()
+        if self.peek() != "{":
+            return self.arg() or ""
+        self.pos += 1
+        depth, out = 1, []
+        while (tok := self.next()) is not None:
+            depth += {"{": 1, "}": -1}.get(tok, 0)
+            if depth == 0:
+                break
+            out.append(tok)
+        return "".join(out)
 
     def render(self, stop: str | None = None, limit: int | None = None) -> str:
         out: list[str] = []
@@ -236,8 +248,10 @@ class _Renderer:
                 pass
             self.arg()
             return ""
+        if name in _VERBATIM_ARG:
+            return self.raw_arg()
         if name in _SECOND_ARG:
-            self.arg()
+            self.raw_arg()
             return self.arg() or ""
         if name in ("frac", "dfrac", "tfrac", "cfrac"):
             num, den = (self.arg() or "").strip(), (self.arg() or "").strip()

@@ -1,98 +1,64 @@
-"""The Gradio chat: streamed answers with the cited sources beside them. No retrieval logic here."""
+"""Serve the PaperChat web app: theme, assets, auth and queue limits around ``ui.app.build_app``."""
 
 from __future__ import annotations
 
-import html
+from pathlib import Path
 from typing import Any
 
 from store.settings import disable_telemetry
 
-EXAMPLES = [
-    "What does PipeFSDP improve over TorchTitan?",
-    "How do PhysVista and PhyProbe differ in what they evaluate?",
-    "Which papers propose benchmarks for physical reasoning in VLMs?",
-]
-
-
-def render_sources(answer: Any) -> str:
-    """HTML list of the cited papers with their supporting sentence highlighted (all text escaped)."""
-    if answer is None:
-        return ""
-    parts = []
-    for c in answer.citations:
-        paper = c.paper
-        abstract = html.escape(paper.text)
-        if c.quote:
-            quote = html.escape(c.quote)
-            abstract = abstract.replace(quote, f"<mark>{quote}</mark>", 1)
-        where = html.escape(", ".join(str(x) for x in (paper.venue, paper.year) if x))
-        parts.append(
-            f"<div class='source'><b>[{c.n}] {html.escape(paper.name)}</b> "
-            f"<span class='meta'>{where} · score {paper.score:.2f}</span>"
-            f"<div class='title'>{html.escape(paper.title)}</div><p>{abstract}</p></div>"
-        )
-    return "\n".join(parts) or "<p>No sources cited.</p>"
+ASSETS = Path(__file__).resolve().parent / "assets"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# Answers are CPU-bound on small machines: a few at once, the rest wait in the queue.
+CONCURRENCY = 2
+QUEUE_SIZE = 64
 
 
 def build_app(chat: Any):
-    """The Blocks app for a PaperChat instance."""
+    """The Blocks app for a PaperChat instance (importing gradio only now, after telemetry is off)."""
     disable_telemetry()
+    from ui.app import build_app as build
+
+    return build(chat)
+
+
+def theme():
+    """A soft theme with system fonts (no web-font downloads)."""
     import gradio as gr
 
-    from rag.types import Answer
+    fonts = ("ui-sans-serif", "system-ui", "-apple-system", "Segoe UI", "Roboto", "sans-serif")
+    return gr.themes.Soft(primary_hue="indigo", secondary_hue="sky", neutral_hue="slate", radius_size="md",
+                          font=fonts, font_mono=("ui-monospace", "SFMono-Regular", "Menlo", "monospace"))
 
-    max_chars = chat.settings.ui.max_question_chars
 
-    def respond(message: str, history: list[dict]):
-        message = (message or "").strip()
-        if not message:
-            yield history, gr.skip()
-            return
-        if len(message) > max_chars:
-            history = history + [{"role": "user", "content": message[:200] + "…"},
-                                 {"role": "assistant", "content": f"Questions are limited to {max_chars} characters."}]
-            yield history, gr.skip()
-            return
-        turns = [(q["content"], a["content"]) for q, a in zip(history[::2], history[1::2])]
-        history = history + [{"role": "user", "content": message}, {"role": "assistant", "content": ""}]
-        text = ""
-        try:
-            for piece in chat.stream(message, history=turns):
-                if isinstance(piece, Answer):
-                    text = piece.text + (f"\n\n*{piece.notice}*" if piece.notice else "")
-                    history[-1]["content"] = text
-                    yield history, render_sources(piece)
-                else:
-                    text += piece
-                    history[-1]["content"] = text
-                    yield history, gr.skip()
-        except Exception as exc:  # never a traceback in the page
-            history[-1]["content"] = f"Sorry, something went wrong: {exc}"
-            yield history, ""
+def launch_options(chat: Any, host: str | None = None, port: int | None = None, share: bool = False,
+                   auth: str | None = None) -> dict[str, Any]:
+    """Keyword arguments for ``Blocks.launch``; binding beyond loopback or sharing requires auth.
 
-    with gr.Blocks(title="PaperChat") as app:
-        gr.Markdown(f"## PaperChat\n{len(chat.catalog)} papers loaded. Every answer cites the abstracts it rests on.")
-        with gr.Row():
-            with gr.Column(scale=3):
-                chatbot = gr.Chatbot(label="Chat", height=520)
-                box = gr.Textbox(placeholder="Ask about the loaded papers…", show_label=False)
-                gr.Examples(EXAMPLES, inputs=box)
-            with gr.Column(scale=2):
-                gr.Markdown("### Sources")
-                sources = gr.HTML()
-        box.submit(respond, [box, chatbot], [chatbot, sources]).then(lambda: "", None, box)
-    return app
+    Raises:
+        ValueError: a non-loopback host or ``share`` without ``user:password`` auth.
+    """
+    disable_telemetry()
+    host = host or chat.settings.ui.host
+    auth = auth or chat.settings.ui.auth
+    if (share or host not in LOOPBACK) and not auth:
+        raise ValueError("Refusing to listen beyond loopback without --auth user:password (or PAPERCHAT_UI__AUTH).")
+    if auth and ":" not in auth:
+        raise ValueError("--auth must be user:password.")
+    return dict(
+        server_name=host, server_port=port or chat.settings.ui.port, share=share,
+        auth=tuple(auth.split(":", 1)) if auth else None,
+        theme=theme(), css=(ASSETS / "style.css").read_text(encoding="utf-8"),
+        head=f"<script>{(ASSETS / 'app.js').read_text(encoding='utf-8')}</script>",
+        max_file_size=f"{chat.settings.ui.max_upload_mb}mb", footer_links=["api"],
+        allowed_paths=[], show_error=False,
+    )
 
 
 def launch(chat: Any, host: str | None = None, port: int | None = None, share: bool = False,
-           auth: str | None = None) -> None:
-    """Serve the app; binding beyond loopback or sharing requires ``user:password`` auth."""
-    host = host or chat.settings.ui.host
-    auth = auth or chat.settings.ui.auth
-    if (share or host not in ("127.0.0.1", "localhost", "::1")) and not auth:
-        raise ValueError("Refusing to listen beyond loopback without --auth user:password (or PAPERCHAT_UI__AUTH).")
-    credentials = tuple(auth.split(":", 1)) if auth else None
+           auth: str | None = None, **extra: Any):
+    """Serve the app (blocks unless ``prevent_thread_lock=True`` is passed)."""
+    options = launch_options(chat, host, port, share, auth)
     app = build_app(chat)
-    app.queue(default_concurrency_limit=4).launch(
-        server_name=host, server_port=port or chat.settings.ui.port, share=share, auth=credentials,
-    )
+    app.queue(default_concurrency_limit=CONCURRENCY, max_size=QUEUE_SIZE)
+    return app.launch(**options, **extra)

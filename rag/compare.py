@@ -1,0 +1,285 @@
+"""Comparison answers: a table of problem / approach / data / results per paper, plus a cited synthesis."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rag.extractive import CitationBuilder, content_words, rank_sentences
+from store.paper import Paper
+
+ASPECTS = ("problem", "approach", "data", "results")
+ASPECT_HEADERS = {"problem": "Problem", "approach": "Approach", "data": "Data / benchmarks", "results": "Results / claims"}
+NOT_STATED = "not stated"
+# A cell longer than this many words is cut to its most telling clause.
+MAX_CELL_WORDS = 28
+
+_CUES: dict[str, re.Pattern] = {
+    "problem": re.compile(
+        r"\b(?:however|challeng\w*|problem\w*|limitation\w*|remain\w*|lack\w*|struggl\w*|fail\w*|suffer\w*|existing"
+        r"|despite|bottleneck\w*|difficult\w*|issue\w*|gap|hinder\w*|costly|expensive|inefficien\w*|unclear"
+        r"|poorly understood|open question|important|crucial|critical|key|widely|common practice|increasingly)\b",
+        re.I),
+    "approach": re.compile(
+        r"\b(?:we (?:propose|introduce|present|design|develop|build|formulate|train|use|adopt|leverage|cast|model|derive)"
+        r"|propos\w*|introduc\w*|framework|method|approach|architecture|module|algorithm|mechanism|pipeline"
+        r"|consists? of|based on|leverag\w*|specifically|our key|novel|we (?:first|then)|trained|objective|loss)\b",
+        re.I),
+    "data": re.compile(
+        r"\b(?:datasets?|benchmarks?|corpus|corpora|data|images|videos|samples|examples|annotat\w*|curated|collected"
+        r"|comprises?|contains?|consisting|tasks|questions|problems|pairs|prompts|scenes|environments|simulat\w*"
+        r"|real-world|suites?|testbeds?|evaluated on|experiments on|clusters?)\b",
+        re.I),
+    "results": re.compile(
+        r"\b(?:outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|results?|demonstrat\w*|show(?:s|n)?|reveal\w*"
+        r"|find|finds|found|gains?|faster|speedup|reduc\w*|accuracy|prove[sn]?|establish\w*|surpass\w*|competitive"
+        r"|significantly|up to|consistently|superior|effective\w*)\b|\d+(?:\.\d+)?\s*(?:%|×|x\b)|\$?\\?times",
+        re.I),
+}
+_NUMBER = re.compile(r"\d")
+# Generic sentences of each aspect; their embeddings are the aspect prototypes.
+_PROTOTYPES = {
+    "problem": [
+        "However, existing methods suffer from a key limitation that remains unsolved.",
+        "This problem is challenging and poorly understood, and current approaches fail to address it.",
+    ],
+    "approach": [
+        "We propose a novel framework that combines two modules to solve this.",
+        "Our method trains a model with a new objective and architecture.",
+    ],
+    "data": [
+        "We construct a benchmark dataset of annotated samples collected from many sources.",
+        "Experiments are conducted on standard datasets, benchmarks and tasks.",
+    ],
+    "results": [
+        "Our method outperforms state-of-the-art baselines by a large margin.",
+        "Experiments show significant improvements, and we prove the error bound decreases.",
+    ],
+}
+# Weights of cue words, sentence position and prototype similarity in an aspect score.
+CUE_WEIGHT, POSITION_WEIGHT, PROTOTYPE_WEIGHT = 0.25, 0.3, 1.0
+# An aspect cell is "not stated" when its best sentence scores below this.
+MIN_ASPECT_SCORE = {"problem": 0.45, "approach": 0.45, "data": 0.55, "results": 0.5}
+
+
+@dataclass
+class Cell:
+    text: str  # shortened sentence or clause, or NOT_STATED
+    quote: str = ""  # the full abstract sentence it comes from
+
+
+@dataclass
+class Row:
+    paper: Paper
+    n: int
+    cells: dict[str, Cell] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"paper": self.paper.name, "paper_id": self.paper.paper_id, "n": self.n,
+                **{a: self.cells[a].text for a in ASPECTS},
+                "quotes": {a: self.cells[a].quote for a in ASPECTS if self.cells[a].quote}}
+
+
+class AspectClassifier:
+    """Scores abstract sentences for each aspect: cue words + position in the abstract + prototype similarity."""
+
+    def __init__(self, embed: Callable[[list[str]], np.ndarray]):
+        texts = [t for a in ASPECTS for t in _PROTOTYPES[a]]
+        vectors = np.asarray(embed(texts), dtype=np.float32)
+        self.prototypes, i = {}, 0
+        for aspect in ASPECTS:
+            k = len(_PROTOTYPES[aspect])
+            self.prototypes[aspect] = vectors[i : i + k]
+            i += k
+
+    def scores(self, sentences: list[tuple[str, object]]) -> np.ndarray:
+        """A (sentences x aspects) score matrix."""
+        n = len(sentences)
+        out = np.zeros((n, len(ASPECTS)), dtype=np.float32)
+        for i, (text, vector) in enumerate(sentences):
+            vec = np.asarray(vector, dtype=np.float32)
+            where = i / max(n - 1, 1)  # 0 = first sentence, 1 = last
+            for j, aspect in enumerate(ASPECTS):
+                cues = min(len(_CUES[aspect].findall(text)), 3)
+                proto = float(np.max(self.prototypes[aspect] @ vec))
+                out[i, j] = CUE_WEIGHT * cues + POSITION_WEIGHT * _position_prior(aspect, where) + PROTOTYPE_WEIGHT * proto
+                if aspect == "results" and _NUMBER.search(text):
+                    out[i, j] += 0.1
+                if aspect in ("data", "results") and cues == 0:
+                    out[i, j] -= 0.3  # no dataset / result words: not where those are stated
+        return out
+
+    def assign(self, sentences: list[tuple[str, object]]) -> dict[str, Cell]:
+        """The best distinct sentence for each aspect (greedy by score), or NOT_STATED."""
+        cells = {a: Cell(NOT_STATED) for a in ASPECTS}
+        if not sentences:
+            return cells
+        matrix = self.scores(sentences)
+        pairs = sorted(((matrix[i, j], i, j) for i in range(len(sentences)) for j in range(len(ASPECTS))), reverse=True)
+        used_sentences, done = set(), set()
+        for score, i, j in pairs:
+            aspect = ASPECTS[j]
+            if aspect in done or i in used_sentences or score < MIN_ASPECT_SCORE[aspect]:
+                continue
+            text = sentences[i][0]
+            cells[aspect] = Cell(shorten(text, _CUES[aspect]), text)
+            used_sentences.add(i)
+            done.add(aspect)
+        return cells
+
+
+def _position_prior(aspect: str, where: float) -> float:
+    if aspect == "problem":
+        return 1.0 - where
+    if aspect == "approach":
+        return 1.0 - abs(where - 0.35) * 2
+    if aspect == "data":
+        return 1.0 - abs(where - 0.65) * 2
+    return where
+
+
+def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = MAX_CELL_WORDS) -> str:
+    """The sentence itself when short, else its clause with the most cue words, cut at a word boundary."""
+    if len(sentence.split()) <= max_words:
+        return sentence
+    clauses = [c.strip() for c in re.split(r";\s+|,\s+(?:while|whereas|which|and thus|thereby)\s+|\s+[—–]\s+", sentence) if c.strip()]
+    if cue is not None and len(clauses) > 1:
+        best = max(clauses, key=lambda c: (len(cue.findall(c)), -abs(len(c.split()) - 18)))
+    else:
+        best = clauses[0]
+    words = best.split()
+    return best if len(words) <= max_words else " ".join(words[:max_words]).rstrip(",;:") + " …"
+
+
+# ---- synthesis ----
+class TermStats:
+    """Document frequencies of content words over the loaded papers, for telling distinctive terms from common ones."""
+
+    def __init__(self, texts: Iterable[str]):
+        self.df: Counter[str] = Counter()
+        self.n = 0
+        for text in texts:
+            self.df.update({_stem(w) for w in content_words(text)})
+            self.n += 1
+
+    def idf(self, stem: str) -> float:
+        return math.log((self.n + 1) / (self.df.get(stem, 0) + 1))
+
+
+_NOT_TERMS = frozenset(
+    "propose proposed introduce introduced present method methods approach approaches paper papers work model models "
+    "results result show shows demonstrate demonstrates based using use new novel existing however also while "
+    "achieve achieves significantly effectively extensive experiments outperforms state-of-the-art".split()
+)
+
+
+def _stem(word: str) -> str:
+    for end in ("ies", "es", "s"):
+        if word.endswith(end) and len(word) - len(end) >= 4 and not word.endswith("ss"):
+            return word[: -len(end)] + ("y" if end == "ies" else "")
+    return word
+
+
+def _terms(text: str, name_words: set[str]) -> dict[str, str]:
+    """stem -> surface form of the content words of a text (the paper's own name left out)."""
+    out: dict[str, str] = {}
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9-]{2,}", text):
+        low = word.lower()
+        if low in _NOT_TERMS or low not in content_words(low) or low in name_words or word.isdigit():
+            continue
+        out.setdefault(_stem(low), word if word.isupper() or any(c.isupper() for c in word[1:]) else low)
+    return out
+
+
+def shared_and_distinct(papers: list[Paper], stats: TermStats, top: int = 4) -> tuple[list[str], list[list[str]]]:
+    """Distinctive terms all the papers share, and for each paper the distinctive terms only it has."""
+    names = set().union(*(content_words(p.name) for p in papers))
+    terms = [_terms(p.text, names) for p in papers]
+    counts = [Counter(_stem(w.lower()) for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{2,}", p.text)) for p in papers]
+    common = set(terms[0]).intersection(*terms[1:]) if len(terms) > 1 else set()
+    shared = sorted(common, key=lambda s: stats.idf(s) * min(c[s] for c in counts), reverse=True)[:top]
+    distinct = []
+    for own, count in zip(terms, counts):
+        others = set().union(*(t for t in terms if t is not own))
+        only = [s for s in own if s not in others]
+        only.sort(key=lambda s: stats.idf(s) * (1 + math.log(count[s] or 1)), reverse=True)
+        distinct.append([own[s] for s in only[:top]])
+    shared_forms = [terms[0][s] for s in shared]
+    return shared_forms, distinct
+
+
+@dataclass
+class Comparison:
+    rows: list[Row]
+    synthesis: str
+    cites: CitationBuilder
+
+    def table_markdown(self) -> str:
+        header = "| Paper | " + " | ".join(ASPECT_HEADERS[a] for a in ASPECTS) + " |"
+        lines = [header, "|" + "---|" * (len(ASPECTS) + 1)]
+        for row in self.rows:
+            cells = [_cell(row.cells[a], row.n) for a in ASPECTS]
+            lines.append(f"| **{_escape(row.paper.name)}** [{row.n}] | " + " | ".join(cells) + " |")
+        return "\n".join(lines)
+
+    def text(self, synthesis: str | None = None) -> str:
+        return self.table_markdown() + "\n\n" + (self.synthesis if synthesis is None else synthesis)
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _cell(cell: Cell, n: int) -> str:
+    return NOT_STATED if cell.text == NOT_STATED else f"{_escape(cell.text)} [{n}]"
+
+
+def compare_papers(
+    question: str, question_vec: np.ndarray, papers: list[Paper], sentences: dict[str, list[tuple[str, object]]],
+    classifier: AspectClassifier, stats: TermStats,
+) -> Comparison:
+    """The comparison table (one row per paper, in the given order) and an offline, cited synthesis."""
+    cites = CitationBuilder()
+    rows, focus = [], []
+    other_names = set().union(*(content_words(p.name) for p in papers))
+    for paper in papers:
+        own = sentences.get(paper.paper_id, [])
+        ranked = rank_sentences(question_vec, question, own, ignore=other_names)
+        best = ranked[0].text if ranked else paper.text
+        n = cites.cite(paper, best)
+        rows.append(Row(paper, n, classifier.assign(own)))
+        focus.append(best)
+    return Comparison(rows, _synthesis(rows, focus, stats), cites)
+
+
+def _synthesis(rows: list[Row], focus: list[str], stats: TermStats) -> str:
+    papers = [r.paper for r in rows]
+    shared, distinct = shared_and_distinct(papers, stats)
+    all_marks = "".join(f"[{r.n}]" for r in rows)
+    both = "Both papers" if len(rows) == 2 else f"All {len(rows)} papers"
+    parts = []
+    if shared:
+        parts.append(f"**In common:** {both.lower() if False else both} deal with {_join(shared)} {all_marks}.")
+    else:
+        parts.append(f"**In common:** their abstracts share no distinctive terms, so they address different topics {all_marks}.")
+    stated = [a for a in ASPECTS if all(r.cells[a].text != NOT_STATED for r in rows)]
+    missing = [(r, a) for r in rows for a in ("data", "results") if r.cells[a].text == NOT_STATED]
+    if "data" in stated and "results" in stated:
+        parts.append(f"{both} report evaluation data and results {all_marks}.")
+    for row, aspect in missing:
+        parts.append(f"The abstract of **{row.paper.name}** does not state its {ASPECT_HEADERS[aspect].lower()} [{row.n}].")
+    diffs = [f"**{r.paper.name}** on {_join(terms)} [{r.n}]" for r, terms in zip(rows, distinct) if terms]
+    if diffs:
+        parts.append("**Differences:** " + "; ".join(diffs) + ".")
+    answers = [f"**{r.paper.name}**: {shorten(text, None, 40)} [{r.n}]" for r, text in zip(rows, focus)]
+    parts.append("**On the question:** " + " ".join(answers))
+    return "\n\n".join(parts)
+
+
+def _join(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

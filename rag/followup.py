@@ -1,0 +1,156 @@
+"""Follow-up questions: find the papers earlier turns were about and rewrite "it" / "the second one" as their names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rag.catalog import PaperCatalog
+from rag.extractive import content_words
+from store.paper import Paper
+
+History = Sequence[tuple[str, str]]
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_ORDINAL = re.compile(
+    r"\b(?:the\s+)?(first|second|third|fourth|fifth|last|former|latter)"
+    r"(?:\s+(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset))?\b",
+    re.I,
+)
+_ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "last": -1, "latter": -1}
+_SINGULAR = re.compile(
+    r"\b(?:this|that|the)\s+(?:paper|work|method|benchmark|study|model|approach|framework|dataset|one)\b|\bits\b|\bit\b",
+    re.I,
+)
+_PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them)\b", re.I)
+_THEY = re.compile(r"\b(?:they|their)\b", re.I)
+_LIST_ANSWER = re.compile(r"^Found \d+ papers|^\|\s*Paper\s*\|", re.M)
+_WHICH_PAPERS = re.compile(r"^\W*(?:which|what)\s+(?:\w+\s+){0,2}(?:papers|works|studies)\b", re.I)
+_MAX_PLURAL = 3
+
+
+@dataclass
+class Resolution:
+    """The standalone form of a question, and the earlier papers it refers to (empty when it stands alone)."""
+
+    question: str
+    papers: list[Paper] = field(default_factory=list)
+
+    @property
+    def rewritten(self) -> bool:
+        return bool(self.papers)
+
+
+def papers_in_focus(history: History, catalog: PaperCatalog,
+                    find: Callable[[str], list[Paper]] | None = None) -> tuple[list[Paper], bool]:
+    """Papers of the latest turn that had any, in order of first appearance in its answer, and whether that
+    answer listed several papers (a which-list or a comparison) rather than answering about one.
+
+    When no turn names a paper (a hand-written history), ``find`` retrieves for the last turn's text.
+    """
+    for question, answer in reversed(history):
+        in_answer = _papers_in_text(answer, catalog)
+        in_question = [catalog.papers[pid] for pid in catalog.named_in(question)]
+        ordered = list({p.paper_id: p for p in in_answer + in_question}.values())
+        if ordered:
+            listing = bool(_LIST_ANSWER.search(answer)) or (len(in_answer) > 1 and not in_question)
+            if in_question and not listing:  # the paper the user asked about leads
+                ordered = in_question + [p for p in ordered if p not in in_question]
+            return ordered, listing
+    if find is not None:
+        question, answer = history[-1]
+        return find(f"{question} {answer}")[:1], False
+    return [], False
+
+
+def _papers_in_text(text: str, catalog: PaperCatalog) -> list[Paper]:
+    """Papers an answer shows: bold names (exact) first-come, then any other catalog name it mentions."""
+    found: dict[str, tuple[int, Paper]] = {}
+    for match in _BOLD.finditer(text):
+        name = match.group(1).strip()
+        same = [p for p in catalog.papers.values() if p.name == name]
+        if len(same) > 1:  # several papers share the name: the one whose abstract the answer quotes
+            context = content_words(text[match.end() : match.end() + 600])
+            same.sort(key=lambda p: len(content_words(p.text) & context), reverse=True)
+        if same:
+            found.setdefault(same[0].paper_id, (match.start(), same[0]))
+    for start, _, pid in catalog.mentions(_BOLD.sub(lambda m: " " * len(m.group()), text)):
+        found.setdefault(pid, (start, catalog.papers[pid]))
+    return [paper for _, paper in sorted(found.values(), key=lambda x: x[0])]
+
+
+def resolve_followup(question: str, history: History, catalog: PaperCatalog,
+                     find: Callable[[str], list[Paper]] | None = None) -> Resolution:
+    """Rewrite references to earlier papers ("it", "the second one", "both") with their names.
+
+    A pronoun is only resolved when the question names no paper before it ("How does PipeFSDP work and
+    what does it improve?" stands alone); ordinals always refer to the previous answer's order.
+    """
+    if not history:
+        return Resolution(question)
+    if not _refers_back(question):
+        return Resolution(question)
+    focus, listing = papers_in_focus(history, catalog, find)
+    if not focus:
+        return Resolution(question)
+    mentions = catalog.mentions(question)
+    first_named = mentions[0][0] if mentions else len(question)
+
+    ordinal = _ORDINAL.search(question)
+    if ordinal and ordinal.start() < first_named + 1:
+        index = _ORDINAL_INDEX[ordinal.group(1).lower()]
+        if index < len(focus):
+            paper = focus[index]
+            return Resolution(_replace(question, ordinal, paper.name), [paper])
+
+    plural = _PLURAL.search(question)
+    if plural and plural.start() < first_named and len(focus) > 1:
+        papers = focus[:_MAX_PLURAL]
+        return Resolution(_replace(question, plural, _join_names(papers)), papers)
+
+    singular = _SINGULAR.search(question)
+    if singular and singular.start() < first_named:
+        paper = focus[0]
+        name = paper.name + "'s" if singular.group().lower() == "its" else paper.name
+        return Resolution(_replace(question, singular, name), [paper])
+
+    they = _THEY.search(question)
+    if they and they.start() < first_named and not _WHICH_PAPERS.search(question):
+        papers = focus[:_MAX_PLURAL] if listing and len(focus) > 1 else focus[:1]
+        return Resolution(f"{_join_names(papers)}: {question}", papers)
+    return Resolution(question)
+
+
+def _refers_back(question: str) -> bool:
+    return any(r.search(question) for r in (_ORDINAL, _PLURAL, _SINGULAR, _THEY))
+
+
+def _replace(question: str, match: re.Match, name: str) -> str:
+    return question[: match.start()] + name + question[match.end() :]
+
+
+def _join_names(papers: list[Paper]) -> str:
+    names = [p.name for p in papers]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def condense_with_llm(llm, settings, question: str, history: History, focus: list[Paper]) -> str:
+    """The standalone question written by the LLM with prompts/condense.txt (raises LLMUnavailable)."""
+    from llama_index.core.llms import ChatMessage
+
+    from prompts import load_prompt
+    from rag.generate import describe_llm_error
+    from store.errors import LLMUnavailable
+
+    template = load_prompt("condense", settings.llm.prompts_dir)
+    turns = "\n".join(f"User: {q}\nAssistant: {a[:1200]}" for q, a in history[-3:])
+    prompt = template.format(history=turns, papers="; ".join(p.name for p in focus), question=question)
+    try:
+        reply = llm.chat([ChatMessage(role="user", content=prompt)]).message.content or ""
+    except Exception as exc:  # any transport/API error: the caller keeps the offline rewrite
+        raise LLMUnavailable(describe_llm_error(exc)) from exc
+    reply = reply.strip().strip('"').splitlines()[0].strip() if reply.strip() else ""
+    if not reply:
+        raise LLMUnavailable("the LLM returned an empty rewrite")
+    return reply

@@ -1,0 +1,204 @@
+"""Answers, sources and papers as safe Markdown/HTML; every piece of paper or model text is escaped."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from store.paper import Paper
+
+_MARKER = re.compile(r"\[(\d{1,3})\]")
+# Markdown that could start raw HTML ("<") gets a backslash: it then shows as text, yet stays Markdown.
+_MD_HTML = re.compile(r"([<>])")
+
+EMPTY_SOURCES = (
+    "<div class='pc-empty'><p><b>Sources</b></p>"
+    "<p>Ask a question: the abstracts behind the answer appear here, "
+    "with the supporting sentence highlighted.</p></div>"
+)
+
+
+def escape_markdown(text: str) -> str:
+    """Text that Markdown renders literally as far as HTML goes: ``<img onerror=...>`` shows as text."""
+    return _MD_HTML.sub(r"\\\1", text.replace("\\", "\\\\"))
+
+
+def link_citations(markdown: str, numbers: Iterable[int], prefix: str = "source") -> str:
+    """Turn each ``[n]`` of a cited source into a link to its card ``#{prefix}-n``."""
+    known = set(numbers)
+
+    def link(match: re.Match) -> str:
+        n = int(match.group(1))
+        return rf"[\[{n}\]](#{prefix}-{n})" if n in known else match.group(0)
+
+    return _MARKER.sub(link, markdown)
+
+
+def answer_markdown(answer: Any, prefix: str = "source") -> str:
+    """The final answer for the chat: escaped text, [n] linked to the sources, then a one-line key."""
+    cited = _cited_papers(answer.citations)
+    text = link_citations(escape_markdown(answer.text), cited, prefix)
+    if cited:
+        key = " · ".join(rf"[\[{n}\] {escape_markdown(paper.name)}](#{prefix}-{n})" for n, paper in cited.items())
+        text += f"\n\n**Sources:** {key}"
+    if answer.notice:
+        text += f"\n\n> ⚠️ {escape_markdown(answer.notice)}"
+    return text
+
+
+def partial_markdown(text: str) -> str:
+    """A streamed answer so far (markers are linked once the answer is final)."""
+    return escape_markdown(text) + " ▍"
+
+
+def _cited_papers(citations: Sequence[Any]) -> dict[int, Paper]:
+    cited: dict[int, Paper] = {}
+    for c in sorted(citations, key=lambda c: c.n):
+        cited.setdefault(c.n, c.paper)
+    return cited
+
+
+def _where(paper: Paper) -> str:
+    return " · ".join(str(x) for x in (paper.venue, paper.year) if x)
+
+
+def _highlight(text: str, quotes: Iterable[str]) -> tuple[str, list[str]]:
+    """Escaped text with each quote wrapped in <mark> (whitespace-tolerant), and the quotes not found."""
+    spans: list[tuple[int, int]] = []
+    missing: list[str] = []
+    for quote in quotes:
+        words = quote.split()
+        found = re.search(r"\s+".join(re.escape(w) for w in words), text) if words else None
+        if found:
+            spans.append(found.span())
+        elif words:
+            missing.append(quote)
+    out, pos = [], 0
+    for start, end in sorted(spans):
+        if start < pos:
+            continue
+        out += [html.escape(text[pos:start]), f"<mark>{html.escape(text[start:end])}</mark>"]
+        pos = end
+    out.append(html.escape(text[pos:]))
+    return "".join(out), missing
+
+
+def paper_card(paper: Paper, n: int | None = None, quotes: Sequence[str] = (), prefix: str = "source",
+               show_score: bool = True) -> str:
+    """One source card: marker, name, venue/year, score, title, abstract with quotes highlighted."""
+    chip = f"<span class='pc-chip'>[{n}]</span> " if n is not None else ""
+    meta = [html.escape(_where(paper))] if _where(paper) else []
+    if show_score:
+        meta.append(f"relevance {paper.score:.2f}")
+    title = ""
+    if paper.title and paper.title.strip() != paper.name.strip():
+        title = f"<div class='pc-title'>{html.escape(paper.title)}</div>"
+    abstract, missing = _highlight(paper.text, quotes)
+    if missing:  # not verbatim in the abstract (e.g. LaTeX resolved differently): show it above
+        abstract = "".join(f"<blockquote><mark>{html.escape(q)}</mark></blockquote>" for q in missing) + abstract
+    anchor = f" id='{prefix}-{n}'" if n is not None else ""
+    return (
+        f"<article class='pc-source'{anchor}>"
+        f"<header>{chip}<span class='pc-name'>{html.escape(paper.name)}</span>"
+        f"<span class='pc-meta'>{' · '.join(meta)}</span></header>"
+        f"{title}<p class='pc-abstract'>{abstract}</p></article>"
+    )
+
+
+def sources_html(answer: Any, prefix: str = "source") -> str:
+    """Cited papers as cards, then the retrieved-but-uncited ones collapsed."""
+    if answer is None:
+        return EMPTY_SOURCES
+    quotes: dict[int, list[str]] = {}
+    for c in answer.citations:
+        quotes.setdefault(c.n, []).append(c.quote)
+    cited = _cited_papers(answer.citations)
+    parts = [f"<div class='pc-sources-head'>Sources <span>{len(cited)} cited · "
+             f"{len(answer.papers)} retrieved</span></div>"]
+    if answer.refused:
+        parts.append("<p class='pc-note'>None of the loaded abstracts answers this question.</p>")
+    parts += [paper_card(paper, n, quotes[n], prefix) for n, paper in cited.items()]
+    cited_ids = {p.paper_id for p in cited.values()}
+    others = [p for p in answer.papers if p.paper_id not in cited_ids]
+    if others:
+        items = "".join(
+            f"<details class='pc-other'><summary><span class='pc-name'>{html.escape(p.name)}</span>"
+            f"<span class='pc-meta'>{html.escape(_where(p))} · relevance {p.score:.2f}</span></summary>"
+            f"<p class='pc-abstract'>{html.escape(p.text)}</p></details>"
+            for p in others
+        )
+        parts.append(f"<details class='pc-more'><summary>{len(others)} more retrieved, not cited</summary>"
+                     f"{items}</details>")
+    return "<div class='pc-sources'>" + "".join(parts) + "</div>"
+
+
+def paper_detail_html(paper: Paper | None) -> str:
+    """The paper browser's detail pane."""
+    if paper is None:
+        return "<div class='pc-empty'>Select a paper in the table to read its abstract.</div>"
+    extra = []
+    if paper.authors:
+        extra.append(f"<div class='pc-authors'>{html.escape(', '.join(paper.authors))}</div>")
+    if paper.url and paper.url.startswith(("https://", "http://")):
+        extra.append(f"<a class='pc-link' href='{html.escape(paper.url, quote=True)}' target='_blank' "
+                     f"rel='noopener noreferrer'>{html.escape(paper.url)}</a>")
+    card = paper_card(paper, show_score=False)
+    source = f"<div class='pc-meta'>{html.escape(paper.key)}</div>"
+    return card.replace("</article>", "".join(extra) + source + "</article>")
+
+
+def table_markdown(table: Any) -> str:
+    """A comparison table (Markdown text, a list of row dicts, or header + rows) as Markdown."""
+    if not table:
+        return ""
+    if isinstance(table, str):
+        return escape_markdown(table)
+    rows = list(table)
+    if isinstance(rows[0], dict):
+        header = list(rows[0])
+        rows = [[row.get(h, "") for h in header] for row in rows]
+    else:
+        header, rows = list(rows[0]), [list(r) for r in rows[1:]]
+
+    def cell(value: Any) -> str:
+        return escape_markdown(str(value if value is not None else "")).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + " --- |" * len(header)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def ingest_report_html(summary: str, rejected: Sequence[Any], notes: Sequence[str] = ()) -> str:
+    """The upload result: counts, then a line per rejected record (file, line, reason)."""
+    parts = [f"<div class='pc-report'><p><b>{html.escape(summary)}</b></p>"]
+    parts += [f"<p class='pc-note'>{html.escape(note)}</p>" for note in notes]
+    if rejected:
+        rows = "".join(
+            f"<tr><td>{html.escape(_basename(e.path))}</td><td>{'' if e.line is None else e.line}</td>"
+            f"<td>{html.escape(e.reason)}</td></tr>"
+            for e in rejected
+        )
+        parts.append(f"<table class='pc-rejected'><thead><tr><th>File</th><th>Line</th><th>Why it was skipped"
+                     f"</th></tr></thead><tbody>{rows}</tbody></table>")
+    return "".join(parts) + "</div>"
+
+
+def _basename(path: str) -> str:
+    return re.split(r"[\\/]", path)[-1]
+
+
+def header_html(count: int, papers: Sequence[Paper] = ()) -> str:
+    """The page header: product name and corpus size."""
+    venues = sorted({p.venue for p in papers if p.venue})
+    years = sorted({p.year for p in papers if p.year})
+    span = ""
+    if years:
+        span = f" · {years[0]}" + (f"–{years[-1]}" if years[-1] != years[0] else "")
+    where = f" · {html.escape(', '.join(venues[:3]))}" + ("…" if len(venues) > 3 else "") if venues else ""
+    return (
+        "<div class='pc-header'><div class='pc-brand'>📄 PaperChat</div>"
+        f"<div class='pc-corpus' id='pc-corpus-count'><b>{count}</b> papers{where}{span}</div>"
+        "<div class='pc-tagline'>Answers cite the abstracts they rest on.</div></div>"
+    )
