@@ -19,8 +19,9 @@ from rag.retrieve import HybridRetriever, PaperFilters, PaperHit
 from rag.types import Answer
 from store.chroma import PaperStore, open_client
 from store.embed import build_embedder, embedder_dimension
+from store.embed_cache import EmbeddingCache
 from store.errors import LLMUnavailable
-from store.ingest import IngestReport, ProgressFn, ingest_files
+from store.ingest import IngestReport, ProgressFn, console_progress, ingest_files
 from store.paper import Paper
 from store.settings import BUNDLED_CORPUS_DIR, Settings
 
@@ -65,6 +66,12 @@ class PaperChat:
         return build_embedder(self.settings)
 
     @cached_property
+    def embed_cache(self) -> EmbeddingCache | None:
+        if not self.settings.store.embed_cache:
+            return None
+        return EmbeddingCache(self.settings.store.dir / "embed-cache")
+
+    @cached_property
     def store(self) -> PaperStore:
         store = PaperStore(
             open_client(self.settings), self.settings.store.collection,
@@ -72,7 +79,7 @@ class PaperChat:
         )
         if store.paper_count() == 0 and self.settings.store.bundled_corpus and BUNDLED_CORPUS_DIR.is_dir():
             log.info("Empty store: ingesting the bundled corpus from %s", BUNDLED_CORPUS_DIR)
-            ingest_files([BUNDLED_CORPUS_DIR], store, self.embedder)
+            ingest_files([BUNDLED_CORPUS_DIR], store, self.embedder, cache=self.embed_cache)
         return store
 
     @cached_property
@@ -87,13 +94,13 @@ class PaperChat:
         return HybridRetriever(self.store, self.embedder, self.catalog, bm25, self.settings.retrieval.candidates)
 
     def _reload(self) -> None:
-        for name in ("catalog", "retriever"):
+        for name in ("catalog", "retriever", "term_stats"):
             self.__dict__.pop(name, None)
 
     # ---- public API ----
     def ingest(self, paths: Sequence[str | Path], progress: ProgressFn | None = None) -> IngestReport:
         """Add papers from txt/jsonl/json/csv files; returns what was added, updated and rejected."""
-        report = ingest_files(paths, self.store, self.embedder, progress=progress)
+        report = ingest_files(paths, self.store, self.embedder, progress=progress, cache=self.embed_cache)
         if report.changed:
             self._reload()
         return report
@@ -120,18 +127,26 @@ class PaperChat:
 
     def stream(self, question: str, history: History = (), k: int | None = None,
                filters: PaperFilters | None = None) -> Iterator[str | Answer]:
-        """Yields text pieces as they are written, then the final Answer."""
-        hits = self.retrieve_hits(question, k, filters)
-        chosen = select_papers(hits, self.settings.retrieval.min_relevance)
-        if not chosen:
-            answer = refusal(hits, near=self.settings.retrieval.min_relevance * 0.75)
-        elif self.settings.llm.backend == "extractive":
-            answer = self._extractive(question, chosen, hits)
-        else:
-            answer = yield from self._generate(question, chosen, hits)
-        if self.settings.llm.backend == "extractive" or answer.notice or answer.refused:
-            yield answer.text
-        yield answer
+        """Yields text pieces as they are written, then the final Answer.
+
+        Follow-ups are rewritten against ``history`` first; then comparisons get a table, "which papers"
+        questions a list, details an abstract lacks a plain "not stated", and the rest a cited lookup.
+        """
+        from rag.route import QuestionRouter
+
+        yield from QuestionRouter(self).stream(question, history, k, filters)
+
+    @cached_property
+    def aspect_classifier(self):
+        from rag.compare import AspectClassifier
+
+        return AspectClassifier(self._embed_texts)
+
+    @cached_property
+    def term_stats(self):
+        from rag.compare import TermStats
+
+        return TermStats(p.text for p in self.catalog.papers.values())
 
     def _extractive(self, question: str, chosen: list[PaperHit], hits: list[PaperHit]) -> Answer:
         question_vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rag.extractive import CitationBuilder, content_words, rank_sentences
+from rag.extractive import CitationBuilder, content_words, rank_sentences, shorten
 from store.paper import Paper
 
 ASPECTS = ("problem", "approach", "data", "results")
@@ -127,7 +127,7 @@ class AspectClassifier:
             if aspect in done or i in used_sentences or score < MIN_ASPECT_SCORE[aspect]:
                 continue
             text = sentences[i][0]
-            cells[aspect] = Cell(shorten(text, _CUES[aspect]), text)
+            cells[aspect] = Cell(shorten(text, _CUES[aspect], MAX_CELL_WORDS), text)
             used_sentences.add(i)
             done.add(aspect)
         return cells
@@ -141,19 +141,6 @@ def _position_prior(aspect: str, where: float) -> float:
     if aspect == "data":
         return 1.0 - abs(where - 0.65) * 2
     return where
-
-
-def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = MAX_CELL_WORDS) -> str:
-    """The sentence itself when short, else its clause with the most cue words, cut at a word boundary."""
-    if len(sentence.split()) <= max_words:
-        return sentence
-    clauses = [c.strip() for c in re.split(r";\s+|,\s+(?:while|whereas|which|and thus|thereby)\s+|\s+[—–]\s+", sentence) if c.strip()]
-    if cue is not None and len(clauses) > 1:
-        best = max(clauses, key=lambda c: (len(cue.findall(c)), -abs(len(c.split()) - 18)))
-    else:
-        best = clauses[0]
-    words = best.split()
-    return best if len(words) <= max_words else " ".join(words[:max_words]).rstrip(",;:") + " …"
 
 
 # ---- synthesis ----

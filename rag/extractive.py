@@ -102,6 +102,19 @@ def extractive_answer(
     return Answer(text="\n\n".join(paragraphs), citations=cites.citations, papers=[h.paper for h in all_hits])
 
 
+def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = 28) -> str:
+    """The sentence itself when short, else its clause with the most cue words, cut at a word boundary."""
+    if len(sentence.split()) <= max_words:
+        return sentence
+    clauses = [c.strip() for c in re.split(r";\s+|,\s+(?:while|whereas|which|and thus|thereby)\s+|\s+[—–]\s+", sentence) if c.strip()]
+    if cue is not None and len(clauses) > 1:
+        best = max(clauses, key=lambda c: (len(cue.findall(c)), -abs(len(c.split()) - 18)))
+    else:
+        best = clauses[0]
+    words = best.split()
+    return best if len(words) <= max_words else " ".join(words[:max_words]).rstrip(",;:") + " …"
+
+
 # ---- details an abstract may not give ----
 _QUANTITY = re.compile(r"(?<![A-Za-z\-])\d+(?:[.,]\d+)*(?![A-Za-z])")
 _PROPER = re.compile(r"\b(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*|[a-z]+[A-Z][\w\-]*)")
@@ -196,8 +209,6 @@ def listing_cutoff(scored: list[ListedPaper], min_score: float = WHICH_MIN_RELEV
 
 def listing_answer(listed: list[ListedPaper], all_hits: list[PaperHit]) -> Answer:
     """'Found N papers:' and one cited line per paper on why it matches."""
-    from rag.compare import shorten
-
     cites = CitationBuilder()
     lines = []
     for i, item in enumerate(listed, 1):

@@ -18,6 +18,7 @@ model="smollm2", is_chat_model=True)``.  The model name in requests is ignored
 from __future__ import annotations
 
 import importlib.util
+import os
 import threading
 from pathlib import Path
 
@@ -43,6 +44,10 @@ def gguf_path() -> Path:
 def serve_local_model(host: str = "127.0.0.1", port: int = 8080, n_ctx: int = 2048, threads: int | None = None) -> None:
     """Serve the bundled SmolLM2 GGUF as an OpenAI-compatible API on http://host:port/v1, blocking until interrupted."""
     model = gguf_path()
+    # llama.cpp's OpenMP workers busy-wait by default; on a small shared machine
+    # (2 cores) any other busy process then makes decoding collapse ~50x.
+    # Must be set before xllamacpp (libgomp) is loaded; an explicit env var wins.
+    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
     try:
         import xllamacpp as xlc
     except ImportError as exc:
@@ -55,13 +60,15 @@ def serve_local_model(host: str = "127.0.0.1", port: int = 8080, n_ctx: int = 20
     params.port = port
     params.n_ctx = n_ctx
     params.n_parallel = 1
-    if threads:
-        params.cpuparams.n_threads = threads
-        params.cpuparams_batch.n_threads = threads
+    # Default: leave one core to the app (and its other work), at most 4 threads
+    # (a 135M model gains little beyond that).  2-core box: 1 thread.
+    threads = threads or min(4, max(1, (os.cpu_count() or 2) - 1))
+    params.cpuparams.n_threads = threads
+    params.cpuparams_batch.n_threads = threads
     # Loads the model, binds the socket and starts llama.cpp's C++ HTTP server
     # in background threads; raises RuntimeError if e.g. the port is taken.
     server = xlc.Server(params)
-    print(f"local model {model.name} serving on http://{host}:{port}/v1", flush=True)
+    print(f"local model {model.name} serving on http://{host}:{port}/v1 ({threads} threads)", flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

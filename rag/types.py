@@ -26,7 +26,9 @@ class Answer:
     refused: bool = False
     backend: str = "extractive"
     notice: str = ""  # e.g. why the LLM answer fell back to the extractive one
-    kind: str = "lookup"
+    kind: str = "lookup"  # lookup | comparison | which | not_stated | refusal
+    table: list[dict] = field(default_factory=list)  # comparison rows: paper, n, problem, approach, data, results
+    rewritten: str = ""  # the standalone question a follow-up was rewritten to
 
     def to_dict(self) -> dict:
         """JSON-ready form (the CLI's --json)."""
@@ -36,6 +38,8 @@ class Answer:
             "backend": self.backend,
             "notice": self.notice,
             "kind": self.kind,
+            "table": self.table,
+            "rewritten": self.rewritten,
             "citations": [
                 {"n": c.n, "quote": c.quote, "paper": _paper_dict(c.paper)} for c in self.citations
             ],

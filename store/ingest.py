@@ -13,6 +13,7 @@ from llama_index.core.schema import MetadataMode
 
 from store.chroma import PaperStore
 from store.chunk import chunk_paper, paper_metadata
+from store.embed_cache import EmbeddingCache, embed_texts
 from store.errors import IngestError
 from store.paper import Paper
 from store.parse import parse_file
@@ -44,6 +45,22 @@ class IngestReport:
         )
 
 
+def console_progress(description: str = "ingest") -> ProgressFn:
+    """A tqdm bar on stderr driven by ingest's progress callback."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, unit="paper", desc=description, leave=False)
+
+    def update(done: int, total: int, message: str) -> None:
+        bar.total, bar.n = total, done
+        bar.set_postfix_str(message[:50])
+        bar.refresh()
+        if total and done >= total:
+            bar.close()
+
+    return update
+
+
 def content_hash(paper: Paper) -> str:
     """Hash of everything stored for a paper: a change to any of it re-ingests the paper."""
     fields = [paper.abstract, paper.title, paper.name, paper.source, str(paper.ordinal),
@@ -56,6 +73,7 @@ def ingest_files(
     store: PaperStore,
     embedder: BaseEmbedding,
     progress: ProgressFn | None = None,
+    cache: EmbeddingCache | None = None,
 ) -> IngestReport:
     """Ingest papers from files into the store; idempotent and incremental.
 
@@ -64,6 +82,7 @@ def ingest_files(
         store: the open PaperStore.
         embedder: the embedder the store was built with.
         progress: called as ``progress(done, total, message)``.
+        cache: vectors of texts embedded before, by text hash (only new text is encoded).
     Returns:
         An IngestReport; bad records are in ``rejected`` (file and line), never raised.
     """
@@ -75,12 +94,13 @@ def ingest_files(
         report.rejected.extend(parsed.rejected)
         for paper in parsed.papers:
             papers.setdefault(paper.paper_id, paper)  # the same paper in two files counts once
-    return ingest_papers(list(papers.values()), store, embedder, progress, report)
+    return ingest_papers(list(papers.values()), store, embedder, progress, report, cache)
 
 
 def ingest_papers(
     papers: Iterable[Paper], store: PaperStore, embedder: BaseEmbedding,
     progress: ProgressFn | None = None, report: IngestReport | None = None,
+    cache: EmbeddingCache | None = None,
 ) -> IngestReport:
     """Store papers already parsed (e.g. read back from the registry by reindex); skips unchanged ones."""
     report = report or IngestReport()
@@ -98,7 +118,7 @@ def ingest_papers(
         batch = todo[start : start + INGEST_BATCH]
         if progress:
             progress(start, len(todo), f"embedding papers {start + 1}-{start + len(batch)} of {len(todo)}")
-        _write_batch(batch, hashes, store, embedder)
+        _write_batch(batch, hashes, store, embedder, cache)
     if todo:
         store.bump_generation()
     if progress:
@@ -106,12 +126,11 @@ def ingest_papers(
     return report
 
 
-def _write_batch(batch: list[Paper], hashes: dict[str, str], store: PaperStore, embedder: BaseEmbedding) -> None:
+def _write_batch(batch: list[Paper], hashes: dict[str, str], store: PaperStore, embedder: BaseEmbedding,
+                 cache: EmbeddingCache | None = None) -> None:
     nodes_per_paper = [chunk_paper(p, hashes[p.paper_id]) for p in batch]
     nodes = [n for group in nodes_per_paper for n in group]
-    vectors = np.asarray(
-        embedder.get_text_embedding_batch([n.get_content(MetadataMode.EMBED) for n in nodes]), dtype=np.float32
-    )
+    vectors = embed_texts(embedder, [n.get_content(MetadataMode.EMBED) for n in nodes], cache)
     # Registry out first, registry back last: a paper counts as stored only when all its chunks are.
     # Chunks are overwritten in place, then trimmed (fewer sentences now, or left by a killed run),
     # so a reader asking meanwhile never finds a stored paper with no sentences.

@@ -29,6 +29,7 @@ class StoreSettings(BaseModel):
     chunk_size: int = Field(160, description="Chunk size in tokens (sentence-aware).")
     chunk_overlap: int = Field(20, description="Chunk overlap in tokens.")
     bundled_corpus: bool = Field(True, description="Ingest the bundled NeurIPS 2026 abstracts on first start.")
+    embed_cache: bool = Field(True, description="Keep text vectors in {dir}/embed-cache so unchanged text is never re-embedded.")
 
 
 class EmbeddingSettings(BaseModel):
@@ -40,6 +41,7 @@ class EmbeddingSettings(BaseModel):
     openai_model: str = Field("text-embedding-3-small", description="Model for the openai backend.")
     batch_size: int = Field(64, description="Texts per encoder call.")
     threads: int = Field(0, description="onnxruntime intra-op threads; 0 lets it choose.")
+    allow_spinning: bool = Field(False, description="Let onnxruntime threads busy-wait between ops (helps only on an idle machine).")
 
 
 class RetrievalSettings(BaseModel):

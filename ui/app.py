@@ -18,7 +18,7 @@ from rag.types import Answer
 from store.errors import PaperChatError
 from ui import render
 from ui.frames import DIM, LIT, map_frame, papers_frame
-from ui.prefs import BACKEND_LABELS, TOP_K_RANGE, SessionPrefs, validate_prefs
+from ui.prefs import ANY_YEAR, BACKEND_LABELS, TOP_K_RANGE, SessionPrefs, validate_prefs
 from ui.uploads import ALLOWED_SUFFIXES, UploadRejected, stage_upload
 
 log = logging.getLogger(__name__)
@@ -87,6 +87,10 @@ def picker_choices(papers: list) -> list[str]:
     return [p.name if counts[p.name] == 1 else f"{p.name} ({p.key})" for p in papers]
 
 
+def year_choices(papers: list) -> list[str]:
+    return [ANY_YEAR] + [str(y) for y in sorted({p.year for p in papers if p.year})]
+
+
 def comparison_question(names: list[str]) -> str:
     joined = ", ".join(names[:-1]) + f" and {names[-1]}"
     return f"Compare {joined}: how do they differ in problem, approach and results?"
@@ -107,6 +111,8 @@ def build_app(chat: Any) -> gr.Blocks:
             papers_frame(papers, query),
             gr.Dropdown(choices=picker_choices(papers)),
             gr.Dropdown(choices=venues),
+            gr.Dropdown(choices=year_choices(papers)),
+            gr.Dropdown(choices=year_choices(papers)),
             map_frame(chat.paper_map(), papers, lit or []),
         )
 
@@ -191,7 +197,7 @@ def build_app(chat: Any) -> gr.Blocks:
     def ingest_upload(files: list[str] | None, lit: list[str], progress=gr.Progress()):
         files = [files] if isinstance(files, str) else list(files or [])
         if not files:
-            return (gr.skip(),) * 6
+            return (gr.skip(),) * 8
         staged, notes = [], []
         for path in files:
             try:
@@ -321,8 +327,8 @@ def build_app(chat: Any) -> gr.Blocks:
                         gr.Markdown("### Retrieval")
                         top_k = gr.Slider(*TOP_K_RANGE, value=defaults.top_k, step=1, label="Papers per question")
                         with gr.Row():
-                            year_min = gr.Number(None, label="From year", precision=0)
-                            year_max = gr.Number(None, label="To year", precision=0)
+                            year_min = gr.Dropdown(year_choices(papers), value=ANY_YEAR, label="From year")
+                            year_max = gr.Dropdown(year_choices(papers), value=ANY_YEAR, label="To year")
                         venues = gr.Dropdown(sorted({p.venue for p in papers if p.venue}), multiselect=True,
                                              label="Venues (none = all)")
                         settings_status = gr.Markdown("", elem_id="pc-settings-status")
@@ -348,14 +354,15 @@ def build_app(chat: Any) -> gr.Blocks:
         table.select(select_paper, None, [detail, picked, ask_btn], api_visibility="private", queue=False)
         ask_btn.click(ask_about, picked, [tabs, box], api_visibility="private", queue=False)
         map_tab.select(render_map, lit_ids, paper_map, api_visibility="private")
-        upload.upload(ingest_upload, [upload, lit_ids], [report, header, table, picker, venues, paper_map],
-                      api_name="ingest", concurrency_limit=1, concurrency_id="ingest")
+        upload.upload(ingest_upload, [upload, lit_ids], [report, header, table, picker, venues, year_min, year_max,
+                                                   paper_map],
+                      api_name="ingest", concurrency_limit=1, concurrency_id="ingest", show_progress_on=report)
         backend.change(backend_fields, backend, [model, base_url], api_visibility="private", queue=False)
         gr.on([backend.change, model.change, base_url.change, top_k.change, year_min.change, year_max.change,
                venues.change], set_prefs, [backend, model, base_url, top_k, year_min, year_max, venues],
               [prefs, settings_status, chat_status], api_visibility="private", queue=False,
               trigger_mode="always_last")
-        app.load(lambda: corpus_updates(), None, [header, table, picker, venues, paper_map],
+        app.load(lambda: corpus_updates(), None, [header, table, picker, venues, year_min, year_max, paper_map],
                  api_visibility="private")
         gr.api(api_papers, api_name="papers")
         gr.api(api_ask, api_name="ask")

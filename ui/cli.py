@@ -58,24 +58,13 @@ def main(ctx: click.Context, **options):
 @click.pass_context
 def ingest(ctx: click.Context, paths: tuple[Path, ...], as_json: bool):
     """Add papers from txt / jsonl / json / csv files (idempotent)."""
-    from tqdm import tqdm
-
     from store.errors import PaperChatError
-
-    bar = tqdm(total=0, unit="paper", disable=as_json, file=sys.stderr)
-
-    def progress(done: int, total: int, message: str) -> None:
-        bar.total = total
-        bar.n = done
-        bar.set_description(message[:60])
-        bar.refresh()
+    from store.ingest import console_progress
 
     try:
-        report = _chat(ctx).ingest(list(paths), progress=progress)
+        report = _chat(ctx).ingest(list(paths), progress=None if as_json else console_progress())
     except PaperChatError as exc:
         raise _fail(exc) from None
-    finally:
-        bar.close()
     if as_json:
         click.echo(json.dumps({
             "added": report.added, "updated": report.updated, "unchanged": report.unchanged,
@@ -178,6 +167,24 @@ def reindex(ctx: click.Context):
     report = reindex_store(chat.settings, chat.embedder,
                            progress=lambda done, total, message: click.echo(message, err=True))
     click.echo(f"reindexed: {report.summary()}")
+
+
+@main.command("llm-serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8080, show_default=True)
+@click.option("--n-ctx", type=int, default=2048, show_default=True, help="Context window in tokens.")
+def llm_serve(host: str, port: int, n_ctx: int):
+    """Serve the bundled SmolLM2-135M on an OpenAI-compatible API (needs paperchat[local]).
+
+    A tiny model for trying the generative path offline, not for good answers. Point PaperChat at it
+    with: paperchat --llm openai-compatible --base-url http://127.0.0.1:8080/v1 ask "..."
+    """
+    from rag.local_model import serve_local_model
+
+    try:
+        serve_local_model(host=host, port=port, n_ctx=n_ctx)
+    except (ImportError, FileNotFoundError, RuntimeError) as exc:
+        raise _fail(exc) from None
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ BACKEND_LABELS = {
     "openai-compatible": "OpenAI-compatible server (URL + model)",
 }
 TOP_K_RANGE = (1, 30)
+ANY_YEAR = "Any"
 
 
 @dataclass
@@ -81,7 +82,7 @@ def validate_prefs(backend: str, model: str, base_url: str, top_k: Any, year_min
     years = []
     for label, value in (("From year", year_min), ("To year", year_max)):
         try:
-            years.append(int(value) if value not in (None, "") else None)
+            years.append(int(value) if value not in (None, "", ANY_YEAR) else None)
         except (TypeError, ValueError):
             problems.append(f"{label} must be a year.")
             years.append(None)

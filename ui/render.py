@@ -10,9 +10,16 @@ from typing import Any
 from store.paper import Paper
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
-# Markdown that could start raw HTML ("<") gets a backslash: it then shows as text, yet stays Markdown.
-_MD_HTML = re.compile(r"([<>])")
+# "<" or ">" (after any backslashes, doubled so they stay literal) gets a backslash: raw HTML then shows
+# as text while the rest stays Markdown (tables, **bold**, \| in cells).
+_MD_HTML = re.compile(r"(\\*)([<>])")
+_MD_IMAGE = re.compile(r"!\[")
 
+LOGO = (
+    "<svg class='pc-logo' viewBox='0 0 24 24' width='26' height='26' aria-hidden='true'>"
+    "<path fill='currentColor' d='M6 2h8l6 6v12a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2zm7 1.5V9h5.5z"
+    "M7 12h10v1.6H7zm0 3.5h10v1.6H7zm0-7h4v1.6H7z'/></svg>"
+)
 EMPTY_SOURCES = (
     "<div class='pc-empty'><p><b>Sources</b></p>"
     "<p>Ask a question: the abstracts behind the answer appear here, "
@@ -22,7 +29,8 @@ EMPTY_SOURCES = (
 
 def escape_markdown(text: str) -> str:
     """Text that Markdown renders literally as far as HTML goes: ``<img onerror=...>`` shows as text."""
-    return _MD_HTML.sub(r"\\\1", text.replace("\\", "\\\\"))
+    text = _MD_HTML.sub(lambda m: m.group(1) * 2 + "\\" + m.group(2), text)
+    return _MD_IMAGE.sub(r"!\\[", text)  # no remote images: an answer could otherwise load any URL
 
 
 def link_citations(markdown: str, numbers: Iterable[int], prefix: str = "source") -> str:
@@ -45,6 +53,8 @@ def answer_markdown(answer: Any, prefix: str = "source") -> str:
         text += f"\n\n**Sources:** {key}"
     if answer.notice:
         text += f"\n\n> ⚠️ {escape_markdown(answer.notice)}"
+    if getattr(answer, "rewritten", ""):
+        text += f"\n\n*Answered as: “{escape_markdown(answer.rewritten)}”*"
     return text
 
 
@@ -150,24 +160,32 @@ def paper_detail_html(paper: Paper | None) -> str:
 
 
 def table_markdown(table: Any) -> str:
-    """A comparison table (Markdown text, a list of row dicts, or header + rows) as Markdown."""
+    """A comparison table (Markdown text, row dicts like ``{"paper", "n", "problem"...}``, or header + rows)."""
     if not table:
         return ""
     if isinstance(table, str):
         return escape_markdown(table)
     rows = list(table)
     if isinstance(rows[0], dict):
-        header = list(rows[0])
-        rows = [[row.get(h, "") for h in header] for row in rows]
+        header = [h for h in rows[0] if h not in TABLE_HIDDEN]
+        body = [[_paper_cell(row) if h == "paper" else row.get(h, "") for h in header] for row in rows]
+        header = [h.replace("_", " ").capitalize() for h in header]
     else:
-        header, rows = list(rows[0]), [list(r) for r in rows[1:]]
+        header, body = list(rows[0]), [list(r) for r in rows[1:]]
 
     def cell(value: Any) -> str:
         return escape_markdown(str(value if value is not None else "")).replace("|", "\\|").replace("\n", " ")
 
     lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + " --- |" * len(header)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in body]
     return "\n".join(lines)
+
+
+TABLE_HIDDEN = frozenset({"paper_id", "n", "quotes"})
+
+
+def _paper_cell(row: dict) -> str:
+    return f"{row.get('paper', '')} [{row['n']}]" if row.get("n") is not None else str(row.get("paper", ""))
 
 
 def ingest_report_html(summary: str, rejected: Sequence[Any], notes: Sequence[str] = ()) -> str:
@@ -198,7 +216,7 @@ def header_html(count: int, papers: Sequence[Paper] = ()) -> str:
         span = f" · {years[0]}" + (f"–{years[-1]}" if years[-1] != years[0] else "")
     where = f" · {html.escape(', '.join(venues[:3]))}" + ("…" if len(venues) > 3 else "") if venues else ""
     return (
-        "<div class='pc-header'><div class='pc-brand'>📄 PaperChat</div>"
+        f"<div class='pc-header'><div class='pc-brand'>{LOGO}PaperChat</div>"
         f"<div class='pc-corpus' id='pc-corpus-count'><b>{count}</b> papers{where}{span}</div>"
         "<div class='pc-tagline'>Answers cite the abstracts they rest on.</div></div>"
     )

@@ -57,8 +57,9 @@ def launch_options(chat: Any, host: str | None = None, port: int | None = None, 
 
 def launch(chat: Any, host: str | None = None, port: int | None = None, share: bool = False,
            auth: str | None = None, **extra: Any):
-    """Serve the app (blocks unless ``prevent_thread_lock=True`` is passed)."""
+    """Serve the app and return its Blocks (this blocks until shutdown unless ``prevent_thread_lock=True``)."""
     options = launch_options(chat, host, port, share, auth)
     app = build_app(chat)
     app.queue(default_concurrency_limit=CONCURRENCY, max_size=QUEUE_SIZE)
-    return app.launch(**options, **extra)
+    app.launch(**options, **extra)
+    return app

@@ -1,0 +1,185 @@
+"""Routes a question to the answer it needs: follow-up resolution, then comparison, list, not-stated or lookup."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from rag.cite import verify_citations
+from rag.compare import AspectClassifier, TermStats, compare_papers
+from rag.extractive import (
+    detail_support, listing_answer, listing_cutoff, not_stated_answer, refusal, score_for_listing, select_papers,
+)
+from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
+from rag.generate import stream_llm_answer
+from rag.intent import Intent, QuestionKind, classify
+from rag.retrieve import PaperFilters, PaperHit
+from rag.types import Answer, Citation
+from store.errors import LLMUnavailable
+
+if TYPE_CHECKING:
+    from rag.chat import PaperChat
+
+log = logging.getLogger(__name__)
+History = Sequence[tuple[str, str]]
+
+# Papers a comparison table holds at most.
+MAX_COMPARED = 5
+# Candidate papers scored for a "which papers" list.
+LISTING_POOL = 30
+# Hits retrieved per described side of a comparison.
+SIDE_K = 5
+
+
+class QuestionRouter:
+    """Answers one question for a PaperChat, by kind; ``stream()`` yields text pieces then the Answer."""
+
+    def __init__(self, chat: "PaperChat"):
+        self.chat = chat
+        self.settings = chat.settings
+        self.min_rel = chat.settings.retrieval.min_relevance
+
+    # ---- entry ----
+    def stream(self, question: str, history: History, k: int | None,
+               filters: PaperFilters | None) -> Iterator[str | Answer]:
+        resolution = self.resolve(question, history, filters)
+        intent = classify(resolution.question, self.chat.catalog)
+        pinned = list(dict.fromkeys([p.paper_id for p in resolution.papers] + intent.named))
+        if intent.kind is QuestionKind.WHICH and resolution.papers:
+            intent.kind = QuestionKind.LOOKUP  # "which benchmarks did they use": about the papers in focus
+        if intent.kind is not QuestionKind.WHICH and len(pinned) >= 2 and intent.kind is QuestionKind.LOOKUP:
+            intent.kind = QuestionKind.COMPARISON  # "how do both of them ...": two papers in focus
+        if intent.kind is QuestionKind.COMPARISON:
+            answer = yield from self.compare(resolution.question, intent, pinned, k, filters)
+        elif intent.kind is QuestionKind.WHICH:
+            answer = self.listing(resolution.question, k, filters)
+        else:
+            answer = yield from self.lookup(resolution.question, intent, pinned, k, filters)
+        if resolution.rewritten:
+            answer.rewritten = resolution.question
+        if answer.backend == "extractive" or answer.notice or answer.refused:
+            yield answer.text
+        yield answer
+
+    # ---- follow-ups ----
+    def resolve(self, question: str, history: History, filters: PaperFilters | None) -> Resolution:
+        """The standalone question (offline rewrite; the LLM's condense prompt when one is configured)."""
+        if not history:
+            return Resolution(question)
+
+        def find(text: str):
+            return [h.paper for h in self.chat.retrieve_hits(text, 3, filters) if h.relevance >= self.min_rel]
+
+        resolution = resolve_followup(question, history, self.chat.catalog, find)
+        if self.settings.llm.backend == "extractive" or not resolution.rewritten:
+            return resolution
+        try:
+            focus, _ = papers_in_focus(history, self.chat.catalog, find)
+            rewritten = condense_with_llm(self.chat.llm, self.settings, question, history, focus or resolution.papers)
+        except LLMUnavailable as exc:
+            log.warning("LLM rewrite failed, keeping the offline rewrite: %s", exc)
+            return resolution
+        named = set(self.chat.catalog.named_in(rewritten))
+        lost = [p for p in resolution.papers if p.paper_id not in named and p.name.lower() not in rewritten.lower()]
+        return resolution if lost else Resolution(rewritten, resolution.papers)
+
+    # ---- retrieval ----
+    def hits(self, query: str, k: int | None, filters: PaperFilters | None, pinned: Sequence[str] = ()) -> list[PaperHit]:
+        """Retrieved papers with the pinned ones (named, or referred to earlier) first, marked named."""
+        hits = self.chat.retrieve_hits(query, k, filters)
+        if not pinned:
+            return hits
+        by_id = {h.paper.paper_id: h for h in hits}
+        front = []
+        for pid in pinned:
+            hit = by_id.get(pid) or PaperHit(self.chat.catalog.papers[pid])
+            hit.named = True
+            front.append(hit)
+        return front + [h for h in hits if h.paper.paper_id not in set(pinned)]
+
+    def _query_vec(self, text: str) -> np.ndarray:
+        return np.asarray(self.chat.embedder.get_query_embedding(text), dtype=np.float32)
+
+    # ---- one paper (or a few): the lookup, or "its abstract does not state it" ----
+    def lookup(self, question: str, intent: Intent, pinned: list[str], k: int | None,
+               filters: PaperFilters | None) -> Iterator[str]:
+        hits = self.hits(question, k, filters, pinned)
+        chosen = select_papers(hits, self.min_rel)
+        if not chosen:
+            return refusal(hits, near=self.min_rel * 0.75)
+        if intent.details:
+            main = chosen[0]
+            sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
+            found = [(d, detail_support(d, main.paper, sentences)) for d in intent.details]
+            missing = [d for d, s in found if s is None]
+            if missing:
+                stated = [(d, s) for d, s in found if s is not None]
+                return not_stated_answer(question, self._query_vec(question), main, sentences, missing, stated, hits)
+        if self.settings.llm.backend == "extractive":
+            return self.chat._extractive(question, chosen, hits)
+        return (yield from self.chat._generate(question, chosen, hits))
+
+    # ---- "which papers ..." ----
+    def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
+        hits = self.chat.retrieve_hits(question, max(k or 0, LISTING_POOL), filters)
+        sentences = self.chat.store.sentences([h.paper.paper_id for h in hits])
+        listed = listing_cutoff(score_for_listing(question, self._query_vec(question), hits, sentences))
+        if not listed:
+            return refusal(hits, near=self.min_rel * 0.75)
+        return listing_answer(listed, hits)
+
+    # ---- comparisons ----
+    def compared_papers(self, question: str, intent: Intent, pinned: list[str],
+                        filters: PaperFilters | None) -> list[str]:
+        """Ids of the compared papers: named or referred-to ones, then the best paper for each described side."""
+        ids = list(pinned)
+        for side in intent.described:
+            for hit in self.chat.retrieve_hits(side, SIDE_K, filters):
+                if hit.paper.paper_id in ids:
+                    continue
+                if hit.relevance >= self.min_rel or hit.named:
+                    ids.append(hit.paper.paper_id)
+                break
+        return ids[:MAX_COMPARED]
+
+    def compare(self, question: str, intent: Intent, pinned: list[str], k: int | None,
+                filters: PaperFilters | None) -> Iterator[str]:
+        ids = self.compared_papers(question, intent, pinned, filters)
+        if len(ids) < 2:
+            return (yield from self.lookup(question, intent, ids, k, filters))
+        hits = self.hits(question, k, filters, ids)
+        papers = [self.chat.catalog.papers[pid] for pid in ids]
+        sentences = self.chat.store.sentences(ids)
+        comparison = compare_papers(question, self._query_vec(question), papers, sentences,
+                                    self.chat.aspect_classifier, self.chat.term_stats)
+        answer = Answer(
+            text=comparison.text(), citations=comparison.cites.citations,
+            papers=papers + [h.paper for h in hits if h.paper.paper_id not in ids],
+            kind="comparison", table=[row.to_dict() for row in comparison.rows],
+        )
+        if self.settings.llm.backend == "extractive":
+            return answer
+        table = comparison.table_markdown() + "\n\n"
+        yield table
+        try:
+            sources, deltas = stream_llm_answer(self.chat.llm, self.settings, question, papers, prompt_name="comparison")
+            pieces = []
+            for delta in deltas:
+                pieces.append(delta)
+                yield delta
+            text = "".join(pieces).strip()
+            if not text:
+                raise LLMUnavailable("the LLM returned an empty comparison")
+            text, checked = verify_citations(text, sources, self.chat._embed_texts, sentences)
+        except LLMUnavailable as exc:
+            log.warning("LLM comparison failed, showing the offline synthesis: %s", exc)
+            answer.notice = f"Offline synthesis shown: {exc}."
+            return answer
+        quotes = {c.paper.paper_id: c.quote for c in checked if c.quote}
+        answer.text = table + text
+        answer.citations = [Citation(c.n, c.paper, quotes.get(c.paper.paper_id) or c.quote) for c in answer.citations]
+        answer.backend = self.settings.llm.backend
+        return answer
