@@ -17,7 +17,7 @@ ASPECTS = ("problem", "approach", "data", "results")
 ASPECT_HEADERS = {"problem": "Problem", "approach": "Approach", "data": "Data / benchmarks", "results": "Results / claims"}
 NOT_STATED = "not stated"
 # A cell longer than this many words is cut to its most telling clause.
-MAX_CELL_WORDS = 28
+MAX_CELL_WORDS = 22
 
 _CUES: dict[str, re.Pattern] = {
     "problem": re.compile(
@@ -42,6 +42,8 @@ _CUES: dict[str, re.Pattern] = {
         re.I),
 }
 _NUMBER = re.compile(r"\d")
+_CONTRIBUTION = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|formulate"
+                           r"|build|construct|curate|study|analy[sz]e|investigate|derive|extend)s?\b", re.I)
 # Generic sentences of each aspect; their embeddings are the aspect prototypes.
 _PROTOTYPES = {
     "problem": [
@@ -97,8 +99,8 @@ class AspectClassifier:
             self.prototypes[aspect] = vectors[i : i + k]
             i += k
 
-    def scores(self, sentences: list[tuple[str, object]]) -> np.ndarray:
-        """A (sentences x aspects) score matrix."""
+    def scores(self, sentences: list[tuple[str, object]], name: str = "") -> np.ndarray:
+        """A (sentences x aspects) score matrix; ``name`` is the paper's, whose mention marks its approach."""
         n = len(sentences)
         out = np.zeros((n, len(ASPECTS)), dtype=np.float32)
         for i, (text, vector) in enumerate(sentences):
@@ -110,25 +112,31 @@ class AspectClassifier:
                 out[i, j] = CUE_WEIGHT * cues + POSITION_WEIGHT * _position_prior(aspect, where) + PROTOTYPE_WEIGHT * proto
                 if aspect == "results" and _NUMBER.search(text):
                     out[i, j] += 0.1
+                if aspect == "approach" and (_CONTRIBUTION.search(text) or (name and name in text)):
+                    out[i, j] += 0.4
                 if aspect in ("data", "results") and cues == 0:
                     out[i, j] -= 0.3  # no dataset / result words: not where those are stated
         return out
 
-    def assign(self, sentences: list[tuple[str, object]]) -> dict[str, Cell]:
-        """The best distinct sentence for each aspect (greedy by score), or NOT_STATED."""
+    def assign(self, sentences: list[tuple[str, object]], name: str = "") -> dict[str, Cell]:
+        """The best sentence for each aspect (greedy by score, each sentence used once, except that data and
+        results may share one: "Experiments on X show Y"), or NOT_STATED."""
         cells = {a: Cell(NOT_STATED) for a in ASPECTS}
         if not sentences:
             return cells
-        matrix = self.scores(sentences)
+        matrix = self.scores(sentences, name)
         pairs = sorted(((matrix[i, j], i, j) for i in range(len(sentences)) for j in range(len(ASPECTS))), reverse=True)
-        used_sentences, done = set(), set()
+        used: dict[int, str] = {}
+        done = set()
         for score, i, j in pairs:
             aspect = ASPECTS[j]
-            if aspect in done or i in used_sentences or score < MIN_ASPECT_SCORE[aspect]:
+            if aspect in done or score < MIN_ASPECT_SCORE[aspect]:
+                continue
+            if i in used and {used[i], aspect} != {"data", "results"}:
                 continue
             text = sentences[i][0]
             cells[aspect] = Cell(shorten(text, _CUES[aspect], MAX_CELL_WORDS), text)
-            used_sentences.add(i)
+            used.setdefault(i, aspect)
             done.add(aspect)
         return cells
 
@@ -159,10 +167,16 @@ class TermStats:
 
 
 _NOT_TERMS = frozenset(
-    "propose proposed introduce introduced present method methods approach approaches paper papers work model models "
-    "results result show shows demonstrate demonstrates based using use new novel existing however also while "
-    "achieve achieves significantly effectively extensive experiments outperforms state-of-the-art".split()
+    "propose proposed introduce introduced present presents method methods approach approaches paper papers work "
+    "works model models results result show shows shown demonstrate demonstrates based using use uses used new novel "
+    "existing however also while achieve achieves achieved significantly effectively extensive experiments outperforms "
+    "state-of-the-art from our their which these those with within across between many multiple various several such "
+    "further although first second third able allows allowing enables enable enabling including include includes into "
+    "than other both each well more most less only even still thus hence then where when what whether across toward "
+    "towards under over upon about against among without via per key core main large small high low strong "
+    "critical important crucial different same specific particular given make makes made often".split()
 )
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9-]{2,}")
 
 
 def _stem(word: str) -> str:
@@ -172,32 +186,57 @@ def _stem(word: str) -> str:
     return word
 
 
+def _is_term(word: str, name_words: set[str]) -> bool:
+    low = word.lower()
+    return (len(low) >= 4 and not low.endswith("ly") and low not in _NOT_TERMS and low not in name_words
+            and bool(content_words(low)))
+
+
 def _terms(text: str, name_words: set[str]) -> dict[str, str]:
-    """stem -> surface form of the content words of a text (the paper's own name left out)."""
+    """Key -> surface form of a text's terms: content words and two-word phrases of them (the name left out)."""
     out: dict[str, str] = {}
-    for word in re.findall(r"[A-Za-z][A-Za-z0-9-]{2,}", text):
-        low = word.lower()
-        if low in _NOT_TERMS or low not in content_words(low) or low in name_words or word.isdigit():
+    words = _WORD_RE.findall(text)
+    for i, word in enumerate(words):
+        if not _is_term(word, name_words):
             continue
-        out.setdefault(_stem(low), word if word.isupper() or any(c.isupper() for c in word[1:]) else low)
+        out.setdefault(_stem(word.lower()), word if any(c.isupper() for c in word[1:]) else word.lower())
+        if i + 1 < len(words) and _is_term(words[i + 1], name_words):
+            pair = f"{word} {words[i + 1]}"
+            out.setdefault(f"{_stem(word.lower())} {_stem(words[i + 1].lower())}", pair if pair.isupper() else pair.lower())
     return out
+
+
+def _rarity(key: str, stats: TermStats) -> float:
+    """idf of a term; a two-word phrase counts as rarer than either word."""
+    parts = key.split()
+    return sum(stats.idf(p) for p in parts) * (1.2 if len(parts) > 1 else 1.0)
 
 
 def shared_and_distinct(papers: list[Paper], stats: TermStats, top: int = 4) -> tuple[list[str], list[list[str]]]:
     """Distinctive terms all the papers share, and for each paper the distinctive terms only it has."""
     names = set().union(*(content_words(p.name) for p in papers))
     terms = [_terms(p.text, names) for p in papers]
-    counts = [Counter(_stem(w.lower()) for w in re.findall(r"[A-Za-z][A-Za-z0-9-]{2,}", p.text)) for p in papers]
     common = set(terms[0]).intersection(*terms[1:]) if len(terms) > 1 else set()
-    shared = sorted(common, key=lambda s: stats.idf(s) * min(c[s] for c in counts), reverse=True)[:top]
+    shared = _pick(sorted(common, key=lambda t: _rarity(t, stats), reverse=True), top)
     distinct = []
-    for own, count in zip(terms, counts):
-        others = set().union(*(t for t in terms if t is not own))
-        only = [s for s in own if s not in others]
-        only.sort(key=lambda s: stats.idf(s) * (1 + math.log(count[s] or 1)), reverse=True)
-        distinct.append([own[s] for s in only[:top]])
-    shared_forms = [terms[0][s] for s in shared]
-    return shared_forms, distinct
+    for own in terms:
+        others = set().union(*(set(t) for t in terms if t is not own))
+        only = [t for t in own if t not in others and not any(w in others for w in t.split())]
+        distinct.append([own[t] for t in _pick(sorted(only, key=lambda t: _rarity(t, stats), reverse=True), top)])
+    return [terms[0][t] for t in shared], distinct
+
+
+def _pick(keys: list[str], top: int) -> list[str]:
+    """The first ``top`` keys, skipping a word already inside a chosen phrase (and vice versa)."""
+    chosen: list[str] = []
+    for key in keys:
+        words = set(key.split())
+        if any(words & set(c.split()) for c in chosen):
+            continue
+        chosen.append(key)
+        if len(chosen) == top:
+            break
+    return chosen
 
 
 @dataclass
@@ -239,7 +278,7 @@ def compare_papers(
         ranked = rank_sentences(question_vec, question, own, ignore=other_names)
         best = ranked[0].text if ranked else paper.text
         n = cites.cite(paper, best)
-        rows.append(Row(paper, n, classifier.assign(own)))
+        rows.append(Row(paper, n, classifier.assign(own, paper.name)))
         focus.append(best)
     return Comparison(rows, _synthesis(rows, focus, stats), cites)
 
@@ -251,7 +290,7 @@ def _synthesis(rows: list[Row], focus: list[str], stats: TermStats) -> str:
     both = "Both papers" if len(rows) == 2 else f"All {len(rows)} papers"
     parts = []
     if shared:
-        parts.append(f"**In common:** {both.lower() if False else both} deal with {_join(shared)} {all_marks}.")
+        parts.append(f"**In common:** {both.lower()} deal with {_join(shared)} {all_marks}.")
     else:
         parts.append(f"**In common:** their abstracts share no distinctive terms, so they address different topics {all_marks}.")
     stated = [a for a in ASPECTS if all(r.cells[a].text != NOT_STATED for r in rows)]
@@ -260,7 +299,7 @@ def _synthesis(rows: list[Row], focus: list[str], stats: TermStats) -> str:
         parts.append(f"{both} report evaluation data and results {all_marks}.")
     for row, aspect in missing:
         parts.append(f"The abstract of **{row.paper.name}** does not state its {ASPECT_HEADERS[aspect].lower()} [{row.n}].")
-    diffs = [f"**{r.paper.name}** on {_join(terms)} [{r.n}]" for r, terms in zip(rows, distinct) if terms]
+    diffs = [f"**{r.paper.name}** stands out for {_join(terms)} [{r.n}]" for r, terms in zip(rows, distinct) if terms]
     if diffs:
         parts.append("**Differences:** " + "; ".join(diffs) + ".")
     answers = [f"**{r.paper.name}**: {shorten(text, None, 40)} [{r.n}]" for r, text in zip(rows, focus)]

@@ -107,10 +107,9 @@ def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = 28) -
     if len(sentence.split()) <= max_words:
         return sentence
     clauses = [c.strip() for c in re.split(r";\s+|,\s+(?:while|whereas|which|and thus|thereby)\s+|\s+[—–]\s+", sentence) if c.strip()]
-    if cue is not None and len(clauses) > 1:
-        best = max(clauses, key=lambda c: (len(cue.findall(c)), -abs(len(c.split()) - 18)))
-    else:
-        best = clauses[0]
+    best = clauses[0]
+    if cue is not None and len(clauses) > 1:  # a later clause only when it says more of what is asked
+        best = max(clauses, key=lambda c: len(cue.findall(c)) + (1 if c is clauses[0] else 0))
     words = best.split()
     return best if len(words) <= max_words else " ".join(words[:max_words]).rstrip(",;:") + " …"
 

@@ -174,8 +174,8 @@ def test_llm_backend_streams_and_falls_back_readably(page, fake_llm, shots):
 
     open_tab(page, "Corpus & settings")
     page.get_by_label("OpenAI-compatible server (URL + model)").check()
-    page.get_by_label("Base URL").fill(fake_llm.base_url)
-    page.get_by_label("Model").fill("fake-model")
+    page.get_by_role("textbox", name="Base URL").fill(fake_llm.base_url)
+    page.get_by_role("textbox", name="Model").fill("fake-model")
     expect(page.locator("#pc-settings-status")).to_contain_text(fake_llm.base_url)
 
     fake_llm.script([Reply(text="PipeFSDP alleviates pipeline bubbles and resource contention, outperforming "
