@@ -144,7 +144,7 @@ class PaperChat:
 
     @cached_property
     def term_stats(self):
-        from rag.compare import TermStats
+        from rag.relevance import TermStats
 
         return TermStats(p.text for p in self.catalog.papers.values())
 

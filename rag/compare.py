@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from rag.extractive import CitationBuilder, content_words, rank_sentences, shorten
+from rag.relevance import TermStats
 from store.paper import Paper
 
 ASPECTS = ("problem", "approach", "data", "results")
@@ -33,7 +32,8 @@ _CUES: dict[str, re.Pattern] = {
     "data": re.compile(
         r"\b(?:datasets?|benchmarks?|corpus|corpora|data|images|videos|samples|examples|annotat\w*|curated|collected"
         r"|comprises?|contains?|consisting|tasks|questions|problems|pairs|prompts|scenes|environments|simulat\w*"
-        r"|real-world|suites?|testbeds?|evaluated on|experiments on|clusters?)\b",
+        r"|real-world|suites?|testbeds?|evaluated on|tested on|experiments (?:on|across)|evaluations? (?:on|across)"
+        r"|clusters?)\b",
         re.I),
     "results": re.compile(
         r"\b(?:outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|results?|demonstrat\w*|show(?:s|n)?|reveal\w*"
@@ -42,6 +42,8 @@ _CUES: dict[str, re.Pattern] = {
         re.I),
 }
 _NUMBER = re.compile(r"\d")
+# "Experiments on X show that Y": X is the data, Y the result.
+_FINDING_VERB = re.compile(r",?\s+(?:demonstrate|show|reveal|indicate|confirm|verify|validate|suggest)s?(?:\s+that)?\s+", re.I)
 _CONTRIBUTION = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|formulate"
                            r"|build|construct|curate|study|analy[sz]e|investigate|derive|extend)s?\b", re.I)
 # Generic sentences of each aspect; their embeddings are the aspect prototypes.
@@ -135,10 +137,23 @@ class AspectClassifier:
             if i in used and {used[i], aspect} != {"data", "results"}:
                 continue
             text = sentences[i][0]
-            cells[aspect] = Cell(shorten(text, _CUES[aspect], MAX_CELL_WORDS), text)
+            cells[aspect] = Cell(shorten(_part_for(aspect, text), _CUES[aspect], MAX_CELL_WORDS), text)
             used.setdefault(i, aspect)
             done.add(aspect)
         return cells
+
+
+def _part_for(aspect: str, sentence: str) -> str:
+    """The part of "Experiments on X show that Y" an aspect wants: X for data, Y for results; else the sentence."""
+    split = _FINDING_VERB.search(sentence)
+    if split is None or aspect not in ("data", "results"):
+        return sentence
+    before, after = sentence[: split.start()].strip(), sentence[split.end() :].strip()
+    if aspect == "data" and _CUES["data"].search(before) and len(before.split()) >= 4:
+        return before
+    if aspect == "results" and len(after.split()) >= 4:
+        return after[:1].upper() + after[1:]
+    return sentence
 
 
 def _position_prior(aspect: str, where: float) -> float:
@@ -152,20 +167,6 @@ def _position_prior(aspect: str, where: float) -> float:
 
 
 # ---- synthesis ----
-class TermStats:
-    """Document frequencies of content words over the loaded papers, for telling distinctive terms from common ones."""
-
-    def __init__(self, texts: Iterable[str]):
-        self.df: Counter[str] = Counter()
-        self.n = 0
-        for text in texts:
-            self.df.update({_stem(w) for w in content_words(text)})
-            self.n += 1
-
-    def idf(self, stem: str) -> float:
-        return math.log((self.n + 1) / (self.df.get(stem, 0) + 1))
-
-
 _NOT_TERMS = frozenset(
     "propose proposed introduce introduced present presents method methods approach approaches paper papers work "
     "works model models results result show shows shown demonstrate demonstrates based using use uses used new novel "
@@ -280,12 +281,24 @@ def compare_papers(
         n = cites.cite(paper, best)
         rows.append(Row(paper, n, classifier.assign(own, paper.name)))
         focus.append(best)
-    return Comparison(rows, _synthesis(rows, focus, stats), cites)
+    return Comparison(rows, _synthesis(rows, focus, stats, sentences), cites)
 
 
-def _synthesis(rows: list[Row], focus: list[str], stats: TermStats) -> str:
+def what_it_is(row: Row, sentences: list[tuple[str, object]]) -> str:
+    """What the paper contributes, in the abstract's words: "PhysVista, a benchmark designed to ..." -> "a benchmark
+    designed to ...", else its approach sentence."""
+    name = re.escape(row.paper.name)
+    for text, _ in sentences:
+        match = re.search(rf"{name}\s*(?:\([^)]*\))?,\s+((?:an?|the)\s+[^;]+?)(?:[.;]|,\s+(?:which|that|and|while)\b|$)", text)
+        if match and len(match.group(1).split()) >= 3:
+            return shorten(match.group(1), None, MAX_CELL_WORDS)
+    cell = row.cells["approach"]
+    return f"described as: {cell.text}" if cell.text != NOT_STATED else "not described in a single sentence"
+
+
+def _synthesis(rows: list[Row], focus: list[str], stats: TermStats, sentences: dict[str, list[tuple[str, object]]]) -> str:
     papers = [r.paper for r in rows]
-    shared, distinct = shared_and_distinct(papers, stats)
+    shared, _ = shared_and_distinct(papers, stats)
     all_marks = "".join(f"[{r.n}]" for r in rows)
     both = "Both papers" if len(rows) == 2 else f"All {len(rows)} papers"
     parts = []
@@ -299,9 +312,8 @@ def _synthesis(rows: list[Row], focus: list[str], stats: TermStats) -> str:
         parts.append(f"{both} report evaluation data and results {all_marks}.")
     for row, aspect in missing:
         parts.append(f"The abstract of **{row.paper.name}** does not state its {ASPECT_HEADERS[aspect].lower()} [{row.n}].")
-    diffs = [f"**{r.paper.name}** stands out for {_join(terms)} [{r.n}]" for r, terms in zip(rows, distinct) if terms]
-    if diffs:
-        parts.append("**Differences:** " + "; ".join(diffs) + ".")
+    kinds = [f"**{r.paper.name}** is {what_it_is(r, sentences.get(r.paper.paper_id, []))} [{r.n}]" for r in rows]
+    parts.append("**How they differ:** " + "; ".join(kinds) + ".")
     answers = [f"**{r.paper.name}**: {shorten(text, None, 40)} [{r.n}]" for r, text in zip(rows, focus)]
     parts.append("**On the question:** " + " ".join(answers))
     return "\n\n".join(parts)

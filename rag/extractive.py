@@ -4,6 +4,7 @@ and "the abstract does not state it"."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -173,9 +174,10 @@ def not_stated_answer(
 # ---- "which papers ..." ----
 # A paper is listed when its best sentence is this similar to the question and within WHICH_MARGIN of the best
 # paper (calibrated on bench/questions.jsonl; see rag/evaluate.py).
-WHICH_MIN_RELEVANCE = 0.45
-WHICH_MARGIN = 0.12
+WHICH_MIN_RELEVANCE = 0.6
+WHICH_MARGIN = 0.15
 WHICH_MAX_PAPERS = 12
+WHICH_COVERAGE_WEIGHT = 0.3
 
 
 @dataclass
@@ -186,14 +188,17 @@ class ListedPaper:
 
 
 def score_for_listing(question: str, question_vec: np.ndarray, hits: list[PaperHit],
-                      sentences: dict[str, list[tuple[str, object]]]) -> list[ListedPaper]:
-    """Every candidate paper scored by its best sentence against the question (all sentences, not only retrieved)."""
+                      sentences: dict[str, list[tuple[str, object]]],
+                      coverage: Callable[[Paper], float] | None = None) -> list[ListedPaper]:
+    """Every candidate paper scored by its best sentence against the question (all its sentences, not only the
+    retrieved ones), plus WHICH_COVERAGE_WEIGHT times how much of the question's topic its abstract covers."""
     out = []
     for hit in hits:
         ranked = rank_sentences(question_vec, question, sentences.get(hit.paper.paper_id, []),
                                 ignore=content_words(hit.paper.name))
         if ranked:
-            out.append(ListedPaper(hit, ranked[0].score, ranked[0].text))
+            bonus = WHICH_COVERAGE_WEIGHT * coverage(hit.paper) if coverage else 0.0
+            out.append(ListedPaper(hit, ranked[0].score + bonus, ranked[0].text))
     return sorted(out, key=lambda x: x.score, reverse=True)
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from rag.catalog import PaperCatalog
+from store.naming import _is_common as _is_everyday_acronym
 
 
 class QuestionKind(str, Enum):
@@ -178,3 +179,23 @@ def _stem(word: str) -> str:
         if word.endswith(end) and len(word) - len(end) >= 3:
             return word[: -len(end)] if end != "es" or word[-3] in "sxz" else word[:-1]
     return word
+
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-/.]*[A-Za-z0-9]")
+
+
+def coined_terms(question: str, mentions: list[tuple[int, int, str]] = ()) -> list[str]:
+    """Made-up terms in the question that name no paper ("OR-GIGPO", "PerturbRM"): an abstract using one is
+    almost surely the one asked about."""
+    out = []
+    for match in _TOKEN.finditer(question):
+        word = match.group()
+        if any(a <= match.start() < b for a, b, _ in mentions) or _is_everyday_acronym(word):
+            continue
+        letters = [c for c in word if c.isalpha()]
+        inner_caps = any(c.isupper() for c in word[1:]) and not word.isupper()
+        all_caps = len(letters) >= 3 and all(c.isupper() for c in letters)
+        mixed_digits = bool(letters) and any(c.isdigit() for c in word) and word[0].isalpha()
+        if inner_caps or all_caps or mixed_digits:
+            out.append(word)
+    return out

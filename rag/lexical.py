@@ -53,7 +53,7 @@ def load_bm25(store: PaperStore, cache_dir: Path, top_k: int) -> BM25Retriever |
     path = cache_dir / f"{store.name}-g{store.generation()}-n{store.chunk_count()}"
     if (path / "retriever.json").exists():
         try:
-            retriever = BM25Retriever.from_persist_dir(str(path))
+            retriever = BM25Retriever.from_persist_dir(str(path), show_progress=False)
             retriever.similarity_top_k = top_k
             return retriever
         except Exception:  # a cache half-written by a killed process: rebuild it
@@ -65,7 +65,7 @@ def load_bm25(store: PaperStore, cache_dir: Path, top_k: int) -> BM25Retriever |
                 shutil.rmtree(old, ignore_errors=True)
     tmp = path.with_name(f"{path.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     try:
-        retriever.persist(str(tmp))
+        retriever.persist(str(tmp), show_progress=False)
         if path.exists() and not (path / "retriever.json").exists():
             shutil.rmtree(path, ignore_errors=True)  # left half-written by a killed process
         tmp.rename(path)  # atomic: readers see a whole cache or none

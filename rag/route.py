@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -11,11 +12,12 @@ import numpy as np
 from rag.cite import verify_citations
 from rag.compare import AspectClassifier, TermStats, compare_papers
 from rag.extractive import (
-    detail_support, listing_answer, listing_cutoff, not_stated_answer, refusal, score_for_listing, select_papers,
+    detail_support, listing_answer, listing_cutoff, not_stated_answer, refusal, score_for_listing,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import stream_llm_answer
-from rag.intent import Intent, QuestionKind, classify
+from rag.intent import Intent, QuestionKind, classify, coined_terms
+from rag.relevance import question_terms, topic_coverage
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
@@ -32,6 +34,18 @@ MAX_COMPARED = 5
 LISTING_POOL = 30
 # Hits retrieved per described side of a comparison.
 SIDE_K = 5
+# A paper answers an unnamed question when relevance + COVERAGE_WEIGHT * topic coverage reaches ANSWERABLE
+# (calibrated on bench/questions.jsonl with distractors: off-topic questions score below, real ones above).
+COVERAGE_WEIGHT = 0.2
+ANSWERABLE = 0.6
+# A second paper is cited for an unnamed question only when it scores this close to the best.
+CITE_MARGIN = 0.05
+# Candidates rescored on all their sentences.
+RESCORE_POOL = 10
+# At most this many named (or referred-to) papers are answered about; more papers using a coined term means
+# the term is common.
+MAX_NAMED = 3
+MAX_MENTIONED = 2
 
 
 class QuestionRouter:
@@ -106,10 +120,13 @@ class QuestionRouter:
     # ---- one paper (or a few): the lookup, or "its abstract does not state it" ----
     def lookup(self, question: str, intent: Intent, pinned: list[str], k: int | None,
                filters: PaperFilters | None) -> Iterator[str]:
+        if not pinned:
+            pinned = self.mentioned(question, filters)
         hits = self.hits(question, k, filters, pinned)
-        chosen = select_papers(hits, self.min_rel)
+        chosen = [h for h in hits if h.named][:MAX_NAMED] if pinned else self.answerable(question, hits)
         if not chosen:
             return refusal(hits, near=self.min_rel * 0.75)
+        hits = chosen + [h for h in hits if h not in chosen]
         if intent.details:
             main = chosen[0]
             sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
@@ -122,11 +139,55 @@ class QuestionRouter:
             return self.chat._extractive(question, chosen, hits)
         return (yield from self.chat._generate(question, chosen, hits))
 
+    def mentioned(self, question: str, filters: PaperFilters | None) -> list[str]:
+        """Papers whose abstract uses a made-up term of the question ("What is OR-GIGPO?"), when only a few do."""
+        terms = [t.lower() for t in coined_terms(question)]
+        if not terms:
+            return []
+        found = []
+        for paper in self.chat.catalog.papers.values():
+            text = paper.text.lower()
+            if any(t in text and re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", text) for t in terms):
+                if filters is None or filters.admits(paper):
+                    found.append(paper.paper_id)
+                    if len(found) > MAX_MENTIONED:
+                        return []  # a common term after all: not a pointer to one paper
+        return found
+
+    def answerable(self, question: str, hits: list[PaperHit]) -> list[PaperHit]:
+        """For a question naming no paper: the papers that answer it, best first, or none (then we refuse).
+
+        Each candidate is rescored on all its sentences, plus COVERAGE_WEIGHT times how much of the question's
+        topic (rare terms weighing more) its abstract covers; those at ANSWERABLE or more and within CITE_MARGIN
+        of the best are kept.
+        """
+        pool = hits[:RESCORE_POOL]
+        if not pool:
+            return []
+        question_vec = self._query_vec(question)
+        sentences = self.chat.store.sentences([h.paper.paper_id for h in pool])
+        terms, stats = question_terms(question), self.chat.term_stats
+        scored = []
+        for hit in pool:
+            vectors = [v for _, v in sentences.get(hit.paper.paper_id, [])]
+            if vectors:
+                hit.relevance = max(hit.relevance, float(np.max(np.asarray(vectors, dtype=np.float32) @ question_vec)))
+            scored.append((hit.relevance + COVERAGE_WEIGHT * topic_coverage(terms, hit.paper.text, stats), hit))
+        scored.sort(key=lambda x: x[0], reverse=True)
+        top = scored[0][0]
+        if top < ANSWERABLE or scored[0][1].relevance < self.min_rel:
+            return []
+        return [h for score, h in scored if score >= max(ANSWERABLE, top - CITE_MARGIN)][:MAX_NAMED]
+
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
         hits = self.chat.retrieve_hits(question, max(k or 0, LISTING_POOL), filters)
         sentences = self.chat.store.sentences([h.paper.paper_id for h in hits])
-        listed = listing_cutoff(score_for_listing(question, self._query_vec(question), hits, sentences))
+        terms = question_terms(question)
+        stats = self.chat.term_stats
+        scored = score_for_listing(question, self._query_vec(question), hits, sentences,
+                                   coverage=lambda paper: topic_coverage(terms, paper.text, stats))
+        listed = listing_cutoff(scored)
         if not listed:
             return refusal(hits, near=self.min_rel * 0.75)
         return listing_answer(listed, hits)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 from store.errors import EmbedderMismatch, PaperChatError
 from store.paper import Paper
@@ -15,6 +16,16 @@ WRITE_BATCH = 4000
 GENERATION_KEY = "paperchat:generation"
 
 
+def chroma_address(settings: Settings) -> tuple[str, int, bool]:
+    """(host, port, ssl) of the Chroma server; ``chroma_host`` may also be a URL (https://db:8443)."""
+    host, port = settings.store.chroma_host or "", settings.store.chroma_port
+    if "://" not in host:
+        return host, port, False
+    url = urlsplit(host)
+    ssl = url.scheme == "https"
+    return url.hostname or "localhost", url.port or (443 if ssl else port), ssl
+
+
 def open_client(settings: Settings) -> Any:
     """`HttpClient` when a Chroma host is configured, else `PersistentClient` in the store dir."""
     disable_telemetry()
@@ -23,14 +34,13 @@ def open_client(settings: Settings) -> Any:
 
     chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
     if settings.store.chroma_host:
+        host, port, ssl = chroma_address(settings)
         try:
-            return chromadb.HttpClient(
-                host=settings.store.chroma_host, port=settings.store.chroma_port, settings=chroma_settings
-            )
+            return chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=chroma_settings)
         except Exception as exc:  # chromadb raises bare ValueError/ConnectionError here
             raise PaperChatError(
-                f"Cannot reach the Chroma server at {settings.store.chroma_host}:{settings.store.chroma_port}"
-                f" ({exc}). Start it with `chroma run --path DIR --port {settings.store.chroma_port}`."
+                f"Cannot reach the Chroma server at {host}:{port} ({exc}). "
+                f"Start it with `chroma run --path DIR --port {port}`."
             ) from exc
     path = settings.store.dir / "chroma"
     path.mkdir(parents=True, exist_ok=True)

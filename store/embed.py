@@ -17,6 +17,9 @@ MINILM_DIM = 384
 # all-MiniLM-L6-v2 was trained on 256-token windows; longer input only costs time.
 MAX_TOKENS = 256
 QUERY_CACHE_SIZE = 2048
+# Texts LlamaIndex hands to one `_get_text_embeddings` call (its maximum). `encode` sorts them all by
+# length before cutting `batch_size` batches, so a wide window means little padding.
+SORT_WINDOW = 2048
 
 
 class MiniLMEmbedding(BaseEmbedding):
@@ -31,7 +34,7 @@ class MiniLMEmbedding(BaseEmbedding):
 
     def __init__(self, batch_size: int = 64, threads: int = 0, allow_spinning: bool = False, **kwargs: Any):
         super().__init__(
-            model_name=MINILM_MODEL_NAME, embed_batch_size=max(batch_size, 1), batch_size=batch_size,
+            model_name=MINILM_MODEL_NAME, embed_batch_size=SORT_WINDOW, batch_size=max(batch_size, 1),
             threads=threads, allow_spinning=allow_spinning, **kwargs,
         )
         import onnxruntime as ort

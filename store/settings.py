@@ -23,7 +23,7 @@ class StoreSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     dir: Path = Field(default_factory=_default_store_dir, description="Store directory (Chroma, BM25, uploads).")
-    chroma_host: str | None = Field(None, description="Chroma server host; set it to use HttpClient.")
+    chroma_host: str | None = Field(None, description="Chroma server host or URL (http://host:8000); set it to use HttpClient.")
     chroma_port: int = Field(8000, description="Chroma server port.")
     collection: str = Field("papers", description="Collection name prefix; the embedder is appended.")
     chunk_size: int = Field(160, description="Chunk size in tokens (sentence-aware).")

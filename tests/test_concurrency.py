@@ -1,6 +1,6 @@
 """Nobody waits on a broken answer: 20 gradio_client users against one app, with an upload ingesting meanwhile.
 
-CI asks 3 questions per client; ``PAPERCHAT_TEST_QUESTIONS_PER_CLIENT=10`` runs the full 20 x 10.
+CI asks 3 questions per client; ``TEST_QUESTIONS_PER_CLIENT=10`` runs the full 20 x 10.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from rag import PaperChat
 
 CLIENTS = 20
-QUESTIONS_PER_CLIENT = int(os.environ.get("PAPERCHAT_TEST_QUESTIONS_PER_CLIENT", "3"))
+QUESTIONS_PER_CLIENT = int(os.environ.get("TEST_QUESTIONS_PER_CLIENT", "3"))
 QUESTIONS = [
     "What does PipeFSDP improve over TorchTitan?", "What does PhysVista evaluate?", "What is PatchKV?",
     "How does PhyProbe probe physical understanding?", "What is ViDiC-1K used for?",
@@ -45,9 +45,9 @@ def served(seed_store_dir, tmp_path_factory):
     shutil.copytree(seed_store_dir, store)
     chat = PaperChat(store_dir=store)
     chat.retriever  # warm: the first question should not pay for loading BM25
-    server, url, _ = launch(chat, host="127.0.0.1", port=free_port(), prevent_thread_lock=True, quiet=True)
-    yield chat, url
-    server.get_blocks().close()
+    app = launch(chat, host="127.0.0.1", port=free_port(), prevent_thread_lock=True, quiet=True)
+    yield chat, app.local_url
+    app.close()
 
 
 def last_answer(history: list[dict]) -> str:

@@ -27,7 +27,7 @@ from tests.test_reliability import HashEmbedding  # fast stand-in where the test
 
 REPO = Path(__file__).resolve().parent.parent
 N_PAPERS = 60
-KILLS = int(os.environ.get("PAPERCHAT_TEST_KILLS", "4"))
+KILLS = int(os.environ.get("TEST_KILLS", "4"))
 # Papers per write step in the killed runs: small, so kills land between steps, not only inside one.
 BATCH = 8
 # The real CLI entry point (`paperchat`), run from this checkout, with a smaller ingest batch.
@@ -99,7 +99,7 @@ def inspect(settings: Settings, embedder) -> dict:
 
 @pytest.mark.slow
 def test_sigkilled_ingest_reruns_to_the_exact_store(tmp_path):
-    seed = int(os.environ.get("PAPERCHAT_TEST_SEED", random.randrange(10**6)))
+    seed = int(os.environ.get("TEST_CRASH_SEED", random.randrange(10**6)))
     rng = random.Random(seed)
     corpus = write_corpus(tmp_path / "sixty.jsonl")
     expected = {p.paper_id: len(split_sentences(p.text)) for p in parse_file(corpus).papers}

@@ -89,7 +89,7 @@ def test_gguf_path_points_at_shipped_model():
 
 
 def test_gguf_path_missing_gives_install_hint(monkeypatch):
-    monkeypatch.setattr(local_model.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(local_model, "find_spec", lambda name: None)
     with pytest.raises(FileNotFoundError) as exc:
         gguf_path()
     assert "pip install 'paperchat[local]'" in str(exc.value)

@@ -218,7 +218,7 @@ def build_app(chat: Any) -> gr.Blocks:
 
     def set_prefs(backend, model, base_url, top_k, year_min, year_max, venues):
         prefs, problems = validate_prefs(backend, model, base_url, top_k, year_min, year_max, venues)
-        status = "✅ Saved for this session: " + prefs.describe()
+        status = "✓ Saved for this session: " + prefs.describe()
         if problems:
             status = "⚠️ " + " ".join(problems) + "\n\n" + status
         return prefs, status, prefs.describe()
@@ -282,10 +282,10 @@ def build_app(chat: Any) -> gr.Blocks:
                                          elem_id="pc-picker")
                     compare_btn = gr.Button("Compare", variant="primary", scale=1, elem_id="pc-compare")
                 with gr.Row(equal_height=False):
-                    with gr.Column(scale=3):
+                    with gr.Column(scale=2):
                         compare_out = gr.Markdown("Pick papers above, then press **Compare**.",
                                                   elem_id="pc-comparison", container=True, padding=True)
-                    with gr.Column(scale=2):
+                    with gr.Column(scale=1, min_width=320):
                         compare_sources = gr.HTML("", elem_id="pc-compare-sources", max_height=640,
                                                   js_on_load=None)
             with gr.Tab("Papers", id="papers", elem_id="tab-papers"):
@@ -347,8 +347,8 @@ def build_app(chat: Any) -> gr.Blocks:
         chatbot.clear(lambda: ([], render.EMPTY_SOURCES, []), None, [turns, sources, lit_ids],
                       api_visibility="private", queue=False)
 
-        gr.on([compare_btn.click], compare, [picker, prefs], [compare_out, compare_sources], api_name="compare",
-              concurrency_id="answer")
+        compare_btn.click(compare, [picker, prefs], [compare_out, compare_sources], api_name="compare",
+                          concurrency_id="answer")
         search.change(search_papers, search, table, api_name="search_papers", trigger_mode="always_last",
                       queue=False)
         table.select(select_paper, None, [detail, picked, ask_btn], api_visibility="private", queue=False)

@@ -187,5 +187,38 @@ def llm_serve(host: str, port: int, n_ctx: int):
         raise _fail(exc) from None
 
 
+@main.command("eval")
+@click.argument("questions", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--corpus", "corpora", multiple=True, type=click.Path(exists=True, path_type=Path),
+              help="Extra papers to ingest first (repeatable; idempotent).")
+@click.option("--baseline", is_flag=True, help="Also score stock LlamaIndex (vector top-10) on the same store.")
+@click.option("--failures", is_flag=True, help="List the questions that missed a gold paper or refused wrongly.")
+@click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON.")
+@click.pass_context
+def eval_(ctx: click.Context, questions: Path, corpora: tuple[Path, ...], baseline: bool, failures: bool, as_json: bool):
+    """Score answers on a question file: recall@1/5/10, all-gold@5, citation precision, refusals."""
+    from rag.evaluate import evaluate, evaluate_baseline, load_questions
+
+    chat = _chat(ctx)
+    qs = load_questions(questions)
+    if corpora:
+        click.echo(chat.ingest(list(corpora)).summary(), err=True)
+    tick = (lambda i, n, q: None) if as_json else (lambda i, n, q: click.echo(f"[{i + 1}/{n}] {q.id}", err=True))
+    reports = {"paperchat": evaluate(chat, qs, progress=tick)}
+    if baseline:
+        reports["baseline"] = evaluate_baseline(chat, qs, progress=tick)
+    if as_json:
+        click.echo(json.dumps({name: r.to_dict() for name, r in reports.items()}, indent=2))
+        return
+    click.echo(f"{len(qs)} questions, {len(chat.catalog)} papers loaded")
+    for name, report in reports.items():
+        title = "PaperChat" if name == "paperchat" else "Baseline (LlamaIndex VectorStoreIndex, top-10 sentences)"
+        click.echo("\n" + report.format(title))
+        if failures:
+            for r in report.failures():
+                click.echo(f"  ! {r.question.id} {r.question.kind}: gold={list(r.question.gold)} top5={r.ranking[:5]} "
+                           f"cited={r.cited} refused={r.refused}")
+
+
 if __name__ == "__main__":
     main()

@@ -49,9 +49,11 @@ class SessionPrefs:
         """One line for the chat tab: how answers are made right now."""
         if self.backend == "extractive":
             how = "Extractive answers (offline)"
+        elif self.backend == "openai":
+            how = f"{self.model or 'default model'} via OpenAI"
         else:
-            how = f"{self.model or 'default model'} via " + (
-                "OpenAI" if self.backend == "openai" else (self.base_url or "an OpenAI-compatible server"))
+            where = f"`{self.base_url.replace('`', '')}`" if self.base_url else "an OpenAI-compatible server"
+            how = f"{self.model or 'default model'} via {where}"
         parts = [how, f"top {self.top_k} papers"]
         if self.year_min is not None or self.year_max is not None:
             parts.append(f"years {self.year_min or '…'}–{self.year_max or '…'}")

@@ -74,6 +74,10 @@ def _where(paper: Paper) -> str:
     return " · ".join(str(x) for x in (paper.venue, paper.year) if x)
 
 
+def _meta(paper: Paper) -> list[str]:
+    return [x for x in (_where(paper), f"relevance {paper.score:.2f}" if paper.score > 0 else "") if x]
+
+
 def _highlight(text: str, quotes: Iterable[str]) -> tuple[str, list[str]]:
     """Escaped text with each quote wrapped in <mark> (whitespace-tolerant), and the quotes not found."""
     spans: list[tuple[int, int]] = []
@@ -99,9 +103,7 @@ def paper_card(paper: Paper, n: int | None = None, quotes: Sequence[str] = (), p
                show_score: bool = True) -> str:
     """One source card: marker, name, venue/year, score, title, abstract with quotes highlighted."""
     chip = f"<span class='pc-chip'>[{n}]</span> " if n is not None else ""
-    meta = [html.escape(_where(paper))] if _where(paper) else []
-    if show_score:
-        meta.append(f"relevance {paper.score:.2f}")
+    meta = [html.escape(x) for x in (_meta(paper) if show_score else [_where(paper)]) if x]
     title = ""
     if paper.title and paper.title.strip() != paper.name.strip():
         title = f"<div class='pc-title'>{html.escape(paper.title)}</div>"
@@ -135,7 +137,7 @@ def sources_html(answer: Any, prefix: str = "source") -> str:
     if others:
         items = "".join(
             f"<details class='pc-other'><summary><span class='pc-name'>{html.escape(p.name)}</span>"
-            f"<span class='pc-meta'>{html.escape(_where(p))} · relevance {p.score:.2f}</span></summary>"
+            f"<span class='pc-meta'>{html.escape(' · '.join(_meta(p)))}</span></summary>"
             f"<p class='pc-abstract'>{html.escape(p.text)}</p></details>"
             for p in others
         )

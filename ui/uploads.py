@@ -10,6 +10,7 @@ from store.errors import PaperChatError
 
 ALLOWED_SUFFIXES = (".txt", ".jsonl", ".json", ".csv", ".tsv")
 MAX_NAME_CHARS = 100
+MAX_SUFFIX_CHARS = 10
 
 
 class UploadRejected(PaperChatError):
@@ -19,12 +20,13 @@ class UploadRejected(PaperChatError):
 def safe_filename(name: str) -> str:
     """The basename of ``name`` reduced to letters, digits, ``._-``; never empty, hidden or a path."""
     base = re.split(r"[\\/]", name or "")[-1]
-    base = re.sub(r"[^A-Za-z0-9._-]+", "_", base).strip("._") or "upload"
-    stem, dot, suffix = base.rpartition(".")
-    if not dot:
+    stem, _, suffix = base.rpartition(".")
+    if not stem:  # no dot, or a dotfile like ".bashrc": all stem
         stem, suffix = base, ""
-    stem = stem[: MAX_NAME_CHARS - len(suffix) - 1] or "upload"
-    return f"{stem}.{suffix.lower()}" if suffix else stem
+    # The suffix is cleaned on its own, so "名前.jsonl" keeps ".jsonl" (and stays an allowed type).
+    suffix = re.sub(r"[^A-Za-z0-9]+", "", suffix)[:MAX_SUFFIX_CHARS].lower()
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", stem).strip("._")[: MAX_NAME_CHARS - len(suffix) - 1] or "upload"
+    return f"{stem}.{suffix}" if suffix else stem
 
 
 def stage_upload(path: str | Path, uploads_dir: Path, max_mb: float, original_name: str | None = None) -> Path:

@@ -1,0 +1,64 @@
+"""Is a paper about what the question asks? Coverage of the question's terms, weighted by how rare each term is."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from rag.extractive import content_words
+
+# Question words that say what kind of answer is wanted, not what it is about.
+_ASKING = frozenset(
+    """paper papers work works study studies which what propose proposes proposed introduce introduces introduced new
+    method methods approach approaches model models use uses used using there here any good does show shows result
+    results based report reports reported make makes give gives kind kinds way ways particular own topic central
+    research about many much how why when where who whose whom tell remember know explain describe describes find
+    found claim claims claimed actually also each both other one ones either compare compared differ different
+    difference versus better best""".split()
+)
+_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+# A question word matches an abstract word sharing this many leading letters ("restore" ~ "restoration").
+PREFIX = 5
+
+
+class TermStats:
+    """Document frequencies of words over the loaded papers: rare words weigh more."""
+
+    def __init__(self, texts: Iterable[str]):
+        self.df: Counter[str] = Counter()
+        self.n = 0
+        for text in texts:
+            self.df.update({w[:PREFIX] for w in _words(text)})
+            self.n += 1
+
+    def idf(self, word: str) -> float:
+        return math.log((self.n + 1) / (self.df.get(word[:PREFIX], 0) + 1)) + 0.1
+
+
+def _words(text: str) -> set[str]:
+    words = set(_WORD.findall(text.lower()))
+    return words | {part for w in words if "-" in w for part in w.split("-") if part}
+
+
+def question_terms(question: str, ignore: Iterable[str] = ()) -> list[str]:
+    """The words saying what the question is about (no stopwords, no asking words, no paper names)."""
+    skip = _ASKING | {w.lower() for w in ignore}
+    return [w for w in content_words(question) if w not in skip and len(w) > 2 and not w.isdigit()]
+
+
+def topic_coverage(terms: list[str], text: str, stats: TermStats) -> float:
+    """Share of the question's terms (weighted by rarity) that the text contains; a hyphenated term counts when
+    all its parts are there ("text-to-music" needs both "text" and "music")."""
+    if not terms:
+        return 1.0
+    prefixes = {w[:PREFIX] for w in _words(text)}
+    total = covered = 0.0
+    for term in terms:
+        parts = [p for p in term.split("-") if len(p) > 2 and p in content_words(p)] or [term]
+        weight = max(stats.idf(p) for p in parts)
+        total += weight
+        if all(p[:PREFIX] in prefixes for p in parts):
+            covered += weight
+    return covered / total if total else 1.0
