@@ -20,6 +20,8 @@ _WORD = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+)*")
 _STOP = frozenset(STOPWORDS_EN) | {"paper", "papers", "does", "do", "what", "which", "how", "use", "used", "propose", "proposed"}
 # Weight of question-word overlap next to embedding similarity when ranking sentences.
 LEXICAL_WEIGHT = 0.25
+# Words match on this many leading letters when counting question words in a sentence.
+PREFIX_LETTERS = 6
 # A paper joins the answer when its relevance is within this margin of the best one.
 SECOND_PAPER_MARGIN = 0.08
 
@@ -27,6 +29,11 @@ SECOND_PAPER_MARGIN = 0.08
 def content_words(text: str) -> set[str]:
     """Lower-cased words of a text that carry meaning (no stopwords)."""
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 1}
+
+
+def _prefix(word: str) -> str:
+    """A crude stem: "clusters", "cluster" and "evaluations", "evaluate" share their first letters."""
+    return word[:PREFIX_LETTERS] if len(word) > PREFIX_LETTERS else word
 
 
 @dataclass
@@ -39,11 +46,11 @@ class ScoredSentence:
 def rank_sentences(question_vec: np.ndarray, question: str, sentences: list[tuple[str, object]],
                    ignore: set[str] = frozenset()) -> list[ScoredSentence]:
     """Sentences of one paper, best answer to the question first."""
-    q_words = content_words(question) - ignore
+    q_words = {_prefix(w) for w in content_words(question) - ignore}
     scored = []
     for i, (text, vector) in enumerate(sentences):
         cosine = float(np.dot(question_vec, np.asarray(vector, dtype=np.float32)))
-        overlap = len(q_words & content_words(text)) / len(q_words) if q_words else 0.0
+        overlap = len(q_words & {_prefix(w) for w in content_words(text)}) / len(q_words) if q_words else 0.0
         scored.append(ScoredSentence(i, text, cosine + LEXICAL_WEIGHT * overlap))
     return sorted(scored, key=lambda s: s.score, reverse=True)
 
@@ -117,29 +124,40 @@ def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = 28) -
 
 # ---- details an abstract may not give ----
 _QUANTITY = re.compile(r"(?<![A-Za-z\-])\d+(?:[.,]\d+)*(?![A-Za-z])")
-_PROPER = re.compile(r"\b(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*|[a-z]+[A-Z][\w\-]*)")
+_PROPER = re.compile(r"\b(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*|[a-z]+[A-Z][\w\-]*"
+                     r"|(?<=\bon )[A-Z][a-z]{2,}\w*|(?<=\band )[A-Z][a-z]{2,}\w*)")
 
 
 def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, object]]) -> str | None:
     """The abstract sentence that gives the asked-for detail, or None when the abstract does not state it.
 
-    A sentence supports it when it has one of the detail's terms and, for a quantity, a number; for a named
-    thing (GPU model, backbone, dataset), a proper name other than the paper's own.
+    A sentence supports it when it looks like the answer (a GPU model, an optimizer, a URL), or when it has one
+    of the detail's terms and, for a quantity, a number; for a named thing (backbone, dataset), a proper name
+    other than the paper's own ("on GoPro and HIDE" names datasets without the word).
     """
     own = {w.lower() for w in re.findall(r"[\w\-]+", paper.name)}
     for text, _ in sentences:
+        if detail.shape:
+            if re.search(detail.shape, text):
+                return text
+            continue
+        names = [m.group() for m in _PROPER.finditer(text)
+                 if m.group().lower() not in own and not _is_everyday_acronym(m.group().rstrip("s"))]
         low = text.lower()
-        if not any(_has_term(low, term) for term in detail.terms):
+        has_term = any(_has_term(low, term) for term in detail.terms)
+        if not has_term and not (detail.wants_name and _names_evaluation(text, names)):
             continue
         if detail.wants_number and not _QUANTITY.search(text):
             continue
-        if detail.wants_name:
-            names = [m.group() for m in _PROPER.finditer(text)
-                     if m.group().lower() not in own and not _is_everyday_acronym(m.group().rstrip("s"))]
-            if not names:
-                continue
+        if detail.wants_name and not names:
+            continue
         return text
     return None
+
+
+def _names_evaluation(text: str, names: list[str]) -> bool:
+    """'... on GoPro and HIDE', '... across Qwen2.5-VL and InternVL': things evaluated on, by name."""
+    return any(re.search(rf"\b(?:on|across|over|using|with)\s+(?:the\s+)?{re.escape(n)}", text) for n in names)
 
 
 def _has_term(low_text: str, term: str) -> bool:
@@ -174,8 +192,8 @@ def not_stated_answer(
 # ---- "which papers ..." ----
 # A paper is listed when its best sentence is this similar to the question and within WHICH_MARGIN of the best
 # paper (calibrated on bench/questions.jsonl; see rag/evaluate.py).
-WHICH_MIN_RELEVANCE = 0.6
-WHICH_MARGIN = 0.15
+WHICH_MIN_RELEVANCE = 0.7
+WHICH_MARGIN = 0.2
 WHICH_MAX_PAPERS = 12
 WHICH_COVERAGE_WEIGHT = 0.3
 
@@ -187,18 +205,23 @@ class ListedPaper:
     sentence: str
 
 
-def score_for_listing(question: str, question_vec: np.ndarray, hits: list[PaperHit],
+def score_for_listing(queries: list[tuple[str, np.ndarray]], hits: list[PaperHit],
                       sentences: dict[str, list[tuple[str, object]]],
                       coverage: Callable[[Paper], float] | None = None) -> list[ListedPaper]:
-    """Every candidate paper scored by its best sentence against the question (all its sentences, not only the
-    retrieved ones), plus WHICH_COVERAGE_WEIGHT times how much of the question's topic its abstract covers."""
+    """Every candidate paper scored by its best sentence against any of the queries (the question, and its topic
+    without "Which papers ..."), over all its sentences, plus WHICH_COVERAGE_WEIGHT times how much of the
+    question's topic its abstract covers."""
     out = []
     for hit in hits:
-        ranked = rank_sentences(question_vec, question, sentences.get(hit.paper.paper_id, []),
-                                ignore=content_words(hit.paper.name))
-        if ranked:
+        own = sentences.get(hit.paper.paper_id, [])
+        best = None
+        for text, vec in queries:
+            ranked = rank_sentences(vec, text, own, ignore=content_words(hit.paper.name))
+            if ranked and (best is None or ranked[0].score > best.score):
+                best = ranked[0]
+        if best is not None:
             bonus = WHICH_COVERAGE_WEIGHT * coverage(hit.paper) if coverage else 0.0
-            out.append(ListedPaper(hit, ranked[0].score + bonus, ranked[0].text))
+            out.append(ListedPaper(hit, best.score + bonus, best.text))
     return sorted(out, key=lambda x: x.score, reverse=True)
 
 

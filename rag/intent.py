@@ -59,7 +59,8 @@ class DetailAsk:
     phrase: str
     terms: tuple[str, ...]  # word stems; a supporting sentence contains one
     wants_number: bool  # a quantity: the sentence must also hold a number
-    wants_name: bool  # a named thing (GPU model, dataset, URL): the sentence must hold a proper name
+    wants_name: bool  # a named thing (dataset, backbone): the sentence must hold a proper name
+    shape: str = ""  # when set, what the answer itself looks like ("A100", "Adam", a URL): a sentence must match it
 
 
 @dataclass
@@ -119,31 +120,31 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
 
 
 # ---- specific details ----
-# (pattern on the question, phrase, stems to find in a sentence, wants a number, wants a name)
-_DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool], ...] = (
+# (pattern on the question, phrase, stems to find in a sentence, wants a number, wants a name, answer shape)
+_GPU_SHAPE = r"\b(?:[AHVLTP]\d{2,4}|RTX\s?\d{3,4}\w*|TPU\s?v?\d*|MI\d{3}|Ascend\s?\d*\w*|Gaudi\d?|Titan\s?\w+)\b"
+_DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     (r"\bgpu[- ]?hours?\b|\bcompute budget\b|\bhow long\b.*\btrain", "training compute",
-     ("gpu hour", "gpu-hour", "hour", "day", "compute"), True, False),
-    (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b", "GPU type",
-     ("a100", "h100", "v100", "a800", "h800", "rtx", "tpu", "gpu"), False, True),
-    (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False),
-    (r"\boptimi[sz]er\b", "optimizer", ("adam", "sgd", "optimizer", "optimiser", "lamb", "adafactor"), False, True),
-    (r"\bbatch[- ]size\b", "batch size", ("batch size", "batch-size", "batch"), True, False),
+     ("gpu hour", "gpu-hour", "hour", "day", "compute"), True, False, ""),
+    (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b", "GPU type", (), False, False, _GPU_SHAPE),
+    (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False, ""),
+    (r"\boptimi[sz]er\b", "optimizer", (), False, False, r"\b(?:Adam\w*|SGD|LAMB|Adafactor|RMSprop|Lion|Muon)\b"),
+    (r"\bbatch[- ]size\b", "batch size", ("batch size", "batch-size", "batch"), True, False, ""),
     (r"\b(?:training|rl|optimi[sz]ation|gradient)\s+steps\b|\bhow many (?:\w+\s+)?(?:steps|epochs|iterations)\b",
-     "number of training steps", ("step", "epoch", "iteration"), True, False),
-    (r"\blicen[cs]e\b", "license", ("licen", "cc-by", "cc by", "mit", "apache"), False, False),
-    (r"\b(?:github|url|link|repository|repo)\b|\bcode\b.*\b(?:available|released|where)\b", "code location",
-     ("github", "http", "www.", "code is available", "code available", "repository"), False, False),
-    (r"\bannotators?\b|\braters?\b|\bcrowd[- ]?workers?\b", "annotators", ("annotator", "rater", "worker", "expert"),
-     True, False),
+     "number of training steps", ("step", "epoch", "iteration"), True, False, ""),
+    (r"\blicen[cs]e\b", "license", (), False, False, r"\b(?:CC[- ]BY[\w\-.]*|MIT licen\w+|Apache|GPL|BSD|licen[cs]ed)\b"),
+    (r"\b(?:github|url|link|repository|repo)\b|\bwhere\b.*\bcode\b", "code location", (), False, False,
+     r"https?://|github\.com|www\.|\.(?:io|org|com)/"),
+    (r"\bannotators?\b|\braters?\b|\bcrowd[- ]?workers?\b", "number of annotators",
+     ("annotator", "rater", "worker", "expert"), True, False, ""),
     (r"\bbackbone\b|\bbase model\b|\bfine-?tunes?\b.*\bmodel\b", "backbone model",
-     ("backbone", "base model", "built on", "fine-tun", "initializ"), False, True),
+     ("backbone", "base model", "built on", "fine-tun", "initializ"), False, True, ""),
     (r"\bwhich (?:specific\s+)?(?:\w+\s+)?(?:models|llms|vlms|lvlms|mllms|networks)\b", "models evaluated",
-     ("model", "llm", "vlm", "lvlm", "mllm", "network"), False, True),
+     ("model", "llm", "vlm", "lvlm", "mllm", "network"), False, True, ""),
     (r"\bwhich (?:\w+\s+)?(?:datasets|benchmarks)\b|\bwhat (?:\w+\s+)?(?:datasets|benchmarks)\b", "datasets",
-     ("dataset", "benchmark", "corpus", "data"), False, True),
+     ("dataset", "benchmark", "corpus", "data"), False, True, ""),
     (r"\bparameters?\b.*\bhow many\b|\bhow many parameters\b|\bmodel size\b", "model size",
-     ("parameter", "param", "billion", "million"), True, False),
-    (r"\bseeds?\b|\bhow many runs\b", "random seeds", ("seed", "run"), True, False),
+     ("parameter", "param", "billion", "million"), True, False, ""),
+    (r"\bseeds?\b|\bhow many runs\b", "number of random seeds", ("seed", "run"), True, False, ""),
 )
 
 
@@ -155,9 +156,9 @@ _FILLER = frozenset("different distinct total unique separate individual other m
 def asked_details(question: str) -> list[DetailAsk]:
     """The specific details (numbers, settings, named resources) a question asks for, if any."""
     found = []
-    for pattern, phrase, terms, number, name in _DETAILS:
+    for pattern, phrase, terms, number, name, shape in _DETAILS:
         if re.search(pattern, question, re.I):
-            found.append(DetailAsk(phrase, terms, number, name))
+            found.append(DetailAsk(phrase, terms, number, name, shape))
     for match in _HOW_MANY.finditer(question):
         if found and any(match.start() >= 0 and d.wants_number for d in found):
             continue  # "how many GPU hours": already asked for by a specific pattern
@@ -199,3 +200,16 @@ def coined_terms(question: str, mentions: list[tuple[int, int, str]] = ()) -> li
         if inner_caps or all_caps or mixed_digits:
             out.append(word)
     return out
+
+
+_LIST_LEAD = re.compile(
+    r"^\W*(?:(?:which|what)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles)|(?:are there|is there|do you have)\s+"
+    r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?"
+    r"(?:papers|works|studies))\s*(?:(?:are|is|that|which|do|does|where)\s+)?(?:(?:about|on)\s+)?",
+    re.I,
+)
+
+
+def listing_topic(question: str) -> str:
+    """What a "which papers ..." question is about: "Which papers are about image restoration?" -> "image restoration"."""
+    return _LIST_LEAD.sub("", question).strip().rstrip("?.! ") or question

@@ -16,7 +16,7 @@ from rag.extractive import (
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import stream_llm_answer
-from rag.intent import Intent, QuestionKind, classify, coined_terms
+from rag.intent import Intent, QuestionKind, classify, coined_terms, listing_topic
 from rag.relevance import question_terms, topic_coverage
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -30,8 +30,10 @@ History = Sequence[tuple[str, str]]
 
 # Papers a comparison table holds at most.
 MAX_COMPARED = 5
-# Candidate papers scored for a "which papers" list.
+# Candidate papers scored for a "which papers" list: the fused top LISTING_POOL, plus the papers of the
+# LISTING_SENTENCES nearest sentences to the question and to its topic.
 LISTING_POOL = 30
+LISTING_SENTENCES = 300
 # Hits retrieved per described side of a comparison.
 SIDE_K = 5
 # A paper answers an unnamed question when relevance + COVERAGE_WEIGHT * topic coverage reaches ANSWERABLE
@@ -114,6 +116,11 @@ class QuestionRouter:
             front.append(hit)
         return front + [h for h in hits if h.paper.paper_id not in set(pinned)]
 
+    def _nearest_papers(self, vector: np.ndarray, sentences: int) -> list[str]:
+        """Ids of the papers of the ``sentences`` nearest sentences, nearest first."""
+        got = self.chat.store.chunks.query(query_embeddings=[vector.tolist()], n_results=sentences, include=["metadatas"])
+        return list(dict.fromkeys(m["paper_id"] for m in got["metadatas"][0]))
+
     def _query_vec(self, text: str) -> np.ndarray:
         return np.asarray(self.chat.embedder.get_query_embedding(text), dtype=np.float32)
 
@@ -154,7 +161,7 @@ class QuestionRouter:
                         return []  # a common term after all: not a pointer to one paper
         return found
 
-    def answerable(self, question: str, hits: list[PaperHit]) -> list[PaperHit]:
+    def answerable(self, question: str, hits: list[PaperHit], margin: float = CITE_MARGIN) -> list[PaperHit]:
         """For a question naming no paper: the papers that answer it, best first, or none (then we refuse).
 
         Each candidate is rescored on all its sentences, plus COVERAGE_WEIGHT times how much of the question's
@@ -177,20 +184,27 @@ class QuestionRouter:
         top = scored[0][0]
         if top < ANSWERABLE or scored[0][1].relevance < self.min_rel:
             return []
-        return [h for score, h in scored if score >= max(ANSWERABLE, top - CITE_MARGIN)][:MAX_NAMED]
+        return [h for score, h in scored if score >= max(ANSWERABLE, top - margin)][:MAX_NAMED]
 
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
+        topic = listing_topic(question)
+        queries = [(question, self._query_vec(question)), (topic, self._query_vec(topic))]
         hits = self.chat.retrieve_hits(question, max(k or 0, LISTING_POOL), filters)
-        sentences = self.chat.store.sentences([h.paper.paper_id for h in hits])
-        terms = question_terms(question)
-        stats = self.chat.term_stats
-        scored = score_for_listing(question, self._query_vec(question), hits, sentences,
-                                   coverage=lambda paper: topic_coverage(terms, paper.text, stats))
+        known = {h.paper.paper_id for h in hits}
+        for _, vec in queries:  # a wider dense pool: a list must not miss a paper the fusion cut
+            for pid in self._nearest_papers(vec, LISTING_SENTENCES):
+                paper = self.chat.catalog.get(pid)
+                if pid not in known and paper is not None and (filters is None or filters.admits(paper)):
+                    hits.append(PaperHit(paper))
+                    known.add(pid)
+        sentences = self.chat.store.sentences(list(known))
+        terms, stats = question_terms(question), self.chat.term_stats
+        scored = score_for_listing(queries, hits, sentences, coverage=lambda paper: topic_coverage(terms, paper.text, stats))
         listed = listing_cutoff(scored)
         if not listed:
             return refusal(hits, near=self.min_rel * 0.75)
-        return listing_answer(listed, hits)
+        return listing_answer(listed, [x.hit for x in scored])
 
     # ---- comparisons ----
     def compared_papers(self, question: str, intent: Intent, pinned: list[str],
@@ -198,12 +212,11 @@ class QuestionRouter:
         """Ids of the compared papers: named or referred-to ones, then the best paper for each described side."""
         ids = list(pinned)
         for side in intent.described:
-            for hit in self.chat.retrieve_hits(side, SIDE_K, filters):
-                if hit.paper.paper_id in ids:
-                    continue
-                if hit.relevance >= self.min_rel or hit.named:
-                    ids.append(hit.paper.paper_id)
-                break
+            hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in ids]
+            named = [h for h in hits if h.named]
+            best = named or self.answerable(side, hits, margin=0.0)
+            if best:
+                ids.append(best[0].paper.paper_id)
         return ids[:MAX_COMPARED]
 
     def compare(self, question: str, intent: Intent, pinned: list[str], k: int | None,

@@ -101,8 +101,9 @@ def check_store(settings: Settings, embedder: BaseEmbedding) -> DoctorReport:
     chunks, papers = _collection(client, f"{name}-chunks"), _collection(client, f"{name}-papers")
     if chunks is None or papers is None:
         missing = [n for n, c in ((f"{name}-chunks", chunks), (f"{name}-papers", papers)) if c is None]
-        report.add("store", f"collection(s) {', '.join(missing)} missing in {settings.store.dir}",
-                   fix="run `paperchat ingest FILE` (or `paperchat reindex` if the other collection holds papers)")
+        fix = "`paperchat reindex` rebuilds the chunks from the registry" if papers is not None \
+            else "run `paperchat ingest FILE`"
+        report.add("store", f"collection(s) {', '.join(missing)} missing in {settings.store.dir}", fix=fix)
         return report
 
     _check_embedder(report, chunks, papers, embedder)

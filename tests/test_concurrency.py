@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -16,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from rag import PaperChat
+from tests.ui_server import running_app
 
 CLIENTS = 20
 QUESTIONS_PER_CLIENT = int(os.environ.get("TEST_QUESTIONS_PER_CLIENT", "3"))
@@ -30,24 +30,15 @@ UPDATED = ("PatchKV", "VisualMem", "PURGE")
 NEW_PAPERS = 8
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def served(seed_store_dir, tmp_path_factory):
     """The real app (ui.web.launch) on a loopback port over a private copy of the seed store."""
-    from ui.web import launch
-
     store = tmp_path_factory.mktemp("served") / "store"
     shutil.copytree(seed_store_dir, store)
     chat = PaperChat(store_dir=store)
     chat.retriever  # warm: the first question should not pay for loading BM25
-    app = launch(chat, host="127.0.0.1", port=free_port(), prevent_thread_lock=True, quiet=True)
-    yield chat, app.local_url
-    app.close()
+    with running_app(chat) as url:
+        yield chat, url
 
 
 def last_answer(history: list[dict]) -> str:
@@ -131,7 +122,6 @@ def test_twenty_clients_get_cited_answers_while_an_upload_ingests(served, tmp_pa
 
     # The app sees the upload: new papers are found, updated ones still answer with citations.
     client = Client(url, verbose=False)
-    for question in ("What does Zephyr3Net forecast?", "What is PatchKV?"):
-        history, sources, _ = client.predict(question, [], api_name="/chat")
-        assert "(#source-1)" in last_answer(history), last_answer(history)
-    assert "Zephyr3Net" in last_answer(client.predict("What does Zephyr3Net forecast?", [], api_name="/chat")[0])
+    for question, name in (("What does Zephyr3Net forecast?", "Zephyr3Net"), ("What is PatchKV?", "PatchKV")):
+        answer = last_answer(client.predict(question, [], api_name="/chat")[0])
+        assert "(#source-1)" in answer and name in answer, answer

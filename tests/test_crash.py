@@ -41,13 +41,19 @@ FIELDS = ["sparse attention", "graph neural networks", "diffusion models", "rein
 SETTINGS_ = ["long documents", "molecules", "city scenes", "warehouse robots", "hospitals"]
 
 
-def write_corpus(path: Path) -> Path:
+def write_corpus(path: Path, version: int = 1) -> Path:
+    """60 two-sentence abstracts with ids; version 2 gives two papers in three a new abstract (3 or 1 sentences)."""
     lines = []
     for i in range(N_PAPERS):
         field, where = FIELDS[i % len(FIELDS)], SETTINGS_[i // len(FIELDS)]
-        lines.append(json.dumps({"title": f"Study {i}: {field} for {where}", "abstract": (
-            f"We apply {field} to {where} and describe a method, numbered {i}, with a simple training recipe. "
-            f"On benchmark {i} it improves accuracy over strong baselines while using less compute.")}))
+        sentences = [f"We apply {field} to {where} and describe a method, numbered {i}, with a simple training recipe.",
+                     f"On benchmark {i} it improves accuracy over strong baselines while using less compute."]
+        if version == 2 and i % 3 == 0:
+            sentences.append(f"Ablations on {where} show that every component of method {i} matters.")
+        elif version == 2 and i % 3 == 1:
+            sentences = sentences[:1]
+        lines.append(json.dumps({"id": f"study-{i}", "title": f"Study {i}: {field} for {where}",
+                                 "abstract": " ".join(sentences)}))
     path.write_text("\n".join(lines) + "\n")
     return path
 
@@ -57,7 +63,7 @@ def start_ingest(store_dir: Path, corpus: Path) -> tuple[subprocess.Popen, list[
            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.Popen([sys.executable, "-c", CLI, str(BATCH), "--store-dir", str(store_dir), "ingest",
                              str(corpus)], cwd=REPO, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err: list[str] = []
 
     def pump() -> None:  # tqdm rewrites one line with \r: read raw chunks, not lines
@@ -90,6 +96,7 @@ def inspect(settings: Settings, embedder) -> dict:
     state = {"papers": store.paper_count(), "chunks": store.chunk_count(), "report": report,
              "bm25_ids": sorted(node["node_id"] for node in bm25.corpus) if bm25 else [],
              "chunk_ids": [cid for cid, _, _ in store.iter_chunks()]}
+    state["abstracts"] = {p.paper_id: p.abstract for p, _ in store.iter_papers()}
     state["chunks_by_paper"] = {}
     for cid, _, meta in store.iter_chunks():
         state["chunks_by_paper"].setdefault(meta["paper_id"], []).append(cid)
@@ -101,34 +108,39 @@ def inspect(settings: Settings, embedder) -> dict:
 def test_sigkilled_ingest_reruns_to_the_exact_store(tmp_path):
     seed = int(os.environ.get("TEST_CRASH_SEED", random.randrange(10**6)))
     rng = random.Random(seed)
-    corpus = write_corpus(tmp_path / "sixty.jsonl")
-    expected = {p.paper_id: len(split_sentences(p.text)) for p in parse_file(corpus).papers}
+    v1, v2 = write_corpus(tmp_path / "v1.jsonl", 1), write_corpus(tmp_path / "v2.jsonl", 2)
+    final = {p.paper_id: p for p in parse_file(v2).papers}
+    expected = {pid: len(split_sentences(p.text)) for pid, p in final.items()}
     assert len(expected) == N_PAPERS
     store_dir = tmp_path / "store"
     settings = Settings(store={"dir": store_dir, "bundled_corpus": False})
     embedder = build_embedder(settings)
 
-    survived, log = 0, []
+    survived, log, corpus, stored = 0, [], v1, 0
     for k in range(KILLS):
+        if stored == N_PAPERS:
+            corpus = v2  # v1 is in: kill the update instead (40 papers change)
         proc, err = start_ingest(store_dir, corpus)
         if k == 0:
             time.sleep(rng.uniform(0.3, 2.5))  # during start-up: imports, opening Chroma
         else:
-            wait_for_batches(proc, err, rng.randint(1, 4))
-            time.sleep(rng.uniform(0.0, 1.5))  # somewhere in embedding or writing a batch
+            todo = N_PAPERS - stored if corpus is v1 else 40
+            wait_for_batches(proc, err, rng.randint(1, max(1, -(-todo // BATCH))))
+            time.sleep(rng.uniform(0.0, 0.6))  # somewhere in embedding or writing that batch
         alive = proc.poll() is None
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
         survived += alive
         state = inspect(settings, embedder)
-        log.append(f"kill {k + 1}: {'mid-run' if alive else 'after exit'}, {batches_started(err)} batch(es) "
-                   f"started, {state['papers']} papers / {state['chunks']} chunks on disk")
+        stored = state["papers"]
+        log.append(f"kill {k + 1} ({corpus.stem}): {'mid-run' if alive else 'after exit'}, "
+                   f"{batches_started(err)} batch(es) started, {stored} papers / {state['chunks']} chunks on disk")
         # A paper counts as stored only with all its chunks: a kill may leave orphans, never partial papers.
         bad = [f.message for f in state["report"].findings if f.problem and f.check not in ("orphans",)]
         assert not bad, (log, bad)
         assert set(state["bm25_ids"]) == set(state["chunk_ids"])
 
-    proc, err = start_ingest(store_dir, corpus)
+    proc, err = start_ingest(store_dir, v2)
     assert proc.wait(timeout=300) == 0, "".join(err)[-2000:]
     state = inspect(settings, embedder)
     print(f"\ncrash test (seed {seed}): {survived} of {KILLS} SIGKILLs landed mid-ingest, then a full run")
@@ -139,6 +151,7 @@ def test_sigkilled_ingest_reruns_to_the_exact_store(tmp_path):
     assert {pid: len(ids) for pid, ids in state["chunks_by_paper"].items()} == expected
     for pid, ids in state["chunks_by_paper"].items():
         assert sorted(ids) == sorted(f"{pid}:{i}" for i in range(expected[pid]))
+    assert state["abstracts"] == {pid: p.abstract for pid, p in final.items()}  # the v2 text, not v1
     assert state["report"].ok, [f.message for f in state["report"].findings]
     assert state["bm25_ids"] == sorted(state["chunk_ids"])  # BM25 and Chroma hold the same chunks
     assert survived >= 1  # at least one kill really interrupted an ingest

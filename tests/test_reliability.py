@@ -125,6 +125,14 @@ def test_five_megabyte_abstract_is_rejected_quickly_and_neighbours_kept(corpus_c
     assert error.line == 3 and f"over the {MAX_ABSTRACT_CHARS:,} limit" in error.reason
     assert set(good) <= texts(corpus_chat)
 
+    good = [abstract(0) + " In JSONL.", abstract(1) + " In CSV."]
+    report = ingest(corpus_chat, tmp_path / "huge.jsonl", "\n".join(json.dumps({"abstract": a}) for a in
+                                                                   (good[0], huge)).encode())
+    assert report.added == 1 and reasons(report) == [(2, f"abstract is {len(huge):,} characters, over the "
+                                                         f"{MAX_ABSTRACT_CHARS:,} limit (a whole paper?)")]
+    report = ingest(corpus_chat, tmp_path / "huge.csv", f'abstract\n"{huge}"\n"{good[1]}"\n'.encode())
+    assert report.added == 1 and report.rejected[0].line == 2 and "field larger than field limit" in report.rejected[0].reason
+
 
 def test_thousands_of_duplicates_store_one_paper(corpus_chat, tmp_path):
     good = [abstract(10), abstract(11)]

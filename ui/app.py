@@ -363,7 +363,7 @@ def build_app(chat: Any) -> gr.Blocks:
               [prefs, settings_status, chat_status], api_visibility="private", queue=False,
               trigger_mode="always_last")
         app.load(lambda: corpus_updates(), None, [header, table, picker, venues, year_min, year_max, paper_map],
-                 api_visibility="private")
+                 api_visibility="private", show_progress="hidden")
         gr.api(api_papers, api_name="papers")
         gr.api(api_ask, api_name="ask")
     return app

@@ -1,0 +1,302 @@
+"""Answers researchers trust: comparisons, lists, follow-ups, "not stated", refusals and name routing, on the real
+seed store (and a slice of the shared NeurIPS corpus as distractors)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED_CORPUS
+
+PIPEFSDP, PICKMOMENT, PHYSVISTA, PHYPROBE = "PipeFSDP", "PickMoment", "PhysVista", "PhyProbe"
+UNIFIED_4D = "Unified generative-predictive framework for 4D scene understanding"
+# Distractors for the CI-sized routing test: enough to crowd the seeds, few enough to embed in about a minute.
+DISTRACTORS = 200
+
+
+def _names(papers) -> list[str]:
+    return [p.name for p in papers]
+
+
+def _cited(answer) -> list[str]:
+    return [c.paper.name for c in answer.citations]
+
+
+def _assert_quotes_verbatim(answer) -> None:
+    """Every citation carries the abstract sentence it rests on, word for word."""
+    assert answer.citations
+    for c in answer.citations:
+        assert c.quote, f"citation [{c.n}] has no quote"
+        assert c.quote in c.paper.text, f"quote of [{c.n}] is not from {c.paper.name}'s abstract"
+        assert f"[{c.n}]" in answer.text
+
+
+def _table_rows(text: str) -> list[str]:
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    return lines[2:]  # header and separator
+
+
+# ---- comparisons ----
+def test_comparison_has_a_cited_row_per_paper(seed_chat):
+    answer = seed_chat.ask("How do PhysVista and PhyProbe differ in what they evaluate?")
+    assert answer.kind == "comparison" and not answer.refused
+    rows = _table_rows(answer.text)
+    assert len(rows) == 2
+    numbers = {c.paper.name: c.n for c in answer.citations}
+    for name, row in zip([PHYSVISTA, PHYPROBE], rows):
+        assert row.startswith(f"| **{name}** [{numbers[name]}]")
+        cells = [cell.strip() for cell in row.strip("|").split("|")][1:]
+        assert len(cells) == 4
+        for cell in cells:  # every stated cell is cited to its own paper
+            assert cell == "not stated" or cell.endswith(f"[{numbers[name]}]")
+    assert [r["paper"] for r in answer.table] == [PHYSVISTA, PHYPROBE]
+    assert "**In common:**" in answer.text and "**How they differ:**" in answer.text
+    _assert_quotes_verbatim(answer)
+    for row in answer.table:  # each cell's source sentence is in that paper's abstract
+        paper = next(c.paper for c in answer.citations if c.n == row["n"])
+        assert all(q in paper.text for q in row["quotes"].values())
+
+
+def test_three_way_comparison_finds_a_paper_described_not_named(seed_chat):
+    answer = seed_chat.ask(
+        "How do LaP, UniCon3R and the unified generative-predictive 4D scene framework differ in what they "
+        "reconstruct from visual input?"
+    )
+    assert answer.kind == "comparison"
+    assert _cited(answer) == ["Layout-as-Policy (LaP)", "UniCon3R", UNIFIED_4D]
+    assert len(_table_rows(answer.text)) == 3
+    _assert_quotes_verbatim(answer)
+
+
+def test_comparison_of_two_described_papers(seed_chat):
+    answer = seed_chat.ask(
+        "How do the contextual-memorization paper on LLMs and the position paper on diffusion-model "
+        "generalization differ in how they view memorization?"
+    )
+    assert answer.kind == "comparison"
+    assert _cited(answer) == ["Contextual memorization", "Understanding generalization in diffusion models"]
+
+
+@pytest.mark.parametrize("question, kind, described", [
+    ("Compare the hyper-connections bifurcation paper and the axial-attention theory paper in terms of what they prove.",
+     "comparison", ["hyper-connections bifurcation paper", "axial-attention theory paper"]),
+    ("Compare the convergence analysis of surrogate-gradient SNN training with the predictive coding versus backprop "
+     "study: what does each one analyze?", "comparison",
+     ["convergence analysis of surrogate-gradient SNN training", "predictive coding versus backprop study"]),
+    ("Does PipeFSDP evaluate both dense and sparse LLMs?", "lookup", []),
+    ("How does PipeFSDP differ from TorchTitan?", "lookup", []),
+    ("Compare the size of PhysElite and PathView-Bench and how well the evaluated models did on each.",
+     "comparison", []),
+    ("Which papers are about image restoration?", "which", []),
+    ("Which benchmarks does PickMoment report results on?", "lookup", []),
+])
+def test_question_kinds_and_compared_sides(seed_chat, question, kind, described):
+    from rag.intent import classify
+
+    intent = classify(question, seed_chat.catalog)
+    assert intent.kind.value == kind
+    assert intent.described == described
+
+
+# ---- "which papers ..." ----
+@pytest.mark.parametrize("question, gold", [
+    ("Which papers evaluate or score the physical realism of AI-generated videos?", {PHYSVISTA, PHYPROBE}),
+    ("Which papers estimate 3D or 4D scene geometry or layout from images or video?",
+     {"Layout-as-Policy (LaP)", "UniCon3R", UNIFIED_4D}),
+])
+def test_which_papers_lists_every_relevant_paper(seed_chat, question, gold):
+    answer = seed_chat.ask(question)
+    assert answer.kind == "which"
+    assert gold <= set(_cited(answer))
+    match = re.match(r"Found (\d+) papers?:", answer.text)
+    assert match and int(match.group(1)) == len(answer.citations)
+    for c in answer.citations:  # one cited line per paper, saying why it matches
+        assert re.search(rf"^\d+\. \*\*{re.escape(c.paper.name)}\*\*: .+ \[{c.n}\]$", answer.text, re.M)
+    _assert_quotes_verbatim(answer)
+
+
+# ---- follow-ups ----
+def test_follow_up_pronoun_resolves_to_the_paper_of_the_previous_turn(seed_chat):
+    first = seed_chat.ask("What does PipeFSDP do?")
+    answer = seed_chat.ask("Which models and cluster sizes did they evaluate it on?",
+                           history=[("What does PipeFSDP do?", first.text)])
+    assert PIPEFSDP in answer.rewritten
+    assert _cited(answer)[0] == PIPEFSDP
+    assert "Llama3" in answer.text
+    _assert_quotes_verbatim(answer)
+
+
+def test_follow_up_ordinal_follows_the_order_of_the_previous_answer(seed_chat):
+    history = [("Which papers introduce video understanding benchmarks?",
+                "ViDiC-1K, which tests describing differences between video pairs, and VI-Bench, which tests "
+                "recovering the generation prompt from AIGC videos.")]
+    answer = seed_chat.ask("What about the second one? How was it built?", history=history)
+    assert _cited(answer)[0] == "VI-Bench"
+
+
+def test_follow_up_comparison_against_the_paper_in_focus(seed_chat):
+    history = [("Is there a benchmark for physical intelligence in VLMs?",
+                "Yes. PhysVista evaluates physical state perception, dynamics reasoning and plausibility assessment.")]
+    answer = seed_chat.ask("And how does it compare to PhyProbe?", history=history)
+    assert answer.kind == "comparison"
+    assert _cited(answer) == [PHYSVISTA, PHYPROBE]
+
+
+# ---- details an abstract does not give ----
+def test_not_stated_says_so_cites_the_paper_and_invents_no_number(seed_chat):
+    answer = seed_chat.ask("How many GPU hours did it take to train PERIA-8B?")
+    assert answer.kind == "not_stated" and not answer.refused
+    assert "does not state" in answer.text
+    peria = answer.citations[0].paper
+    assert "PERIA" in peria.name and len(answer.citations) == 1
+    for number in re.findall(r"\d+(?:\.\d+)?", re.sub(r"\[\d+\]", "", answer.text)):
+        assert number in peria.text, f"{number} is not in the abstract"
+    _assert_quotes_verbatim(answer)
+
+
+def test_a_stated_detail_is_answered_not_declared_missing(seed_chat):
+    answer = seed_chat.ask("How many problems does PhysElite contain and what accuracy does the best MLLM reach on it?")
+    assert answer.kind == "lookup"
+    assert _cited(answer)[0] == "PhysElite"
+
+
+# ---- refusals ----
+@pytest.mark.parametrize("question", [
+    "What's a good hydration ratio for a sourdough loaf?",
+    "Which paper combines federated learning with differential privacy?",
+])
+def test_off_topic_questions_are_refused(seed_chat, question):
+    answer = seed_chat.ask(question)
+    assert answer.refused and not answer.citations
+    assert answer.text.startswith("The loaded papers do not cover this question.")
+
+
+# ---- names ----
+@pytest.mark.parametrize("question, name", [
+    ("pipe fsdp: how does it choose the FSDP and pipeline-parallel degrees for a given cluster?", PIPEFSDP),
+    ("Physvista - what are the three stages of its loop?", PHYSVISTA),
+    ("pick-moment deblurring: which datasets does it report results on?", PICKMOMENT),
+    ("vidic 1k: across which dimensions are its checklist items organized?", "ViDiC-1K"),
+    ("What is OR-GIGPO and what is it used to train?", "PERception-Interaction-reason Agent (PERIA)"),
+])
+def test_sloppily_named_paper_is_answered_first(seed_chat, question, name):
+    answer = seed_chat.ask(question)
+    assert _cited(answer)[0] == name
+    assert answer.papers[0].name == name
+
+
+def test_every_answer_kind_quotes_its_citations(seed_chat):
+    for question in ("What is PatchKV?", "Compare the memory savings claimed by PipeFSDP and PatchKV.",
+                     "Which papers are about memorization of training data?",
+                     "What license will the PhysElite dataset be released under?"):
+        _assert_quotes_verbatim(seed_chat.ask(question))
+
+
+# ---- among distractors ----
+def _shared_records(limit: int) -> list[str]:
+    with SHARED_CORPUS.open(encoding="utf-8") as f:
+        return [line for _, line in zip(range(limit), f)]
+
+
+@pytest.fixture(scope="module")
+def crowded_store(seed_store_dir, tmp_path_factory) -> Path:
+    """The seed store plus the first DISTRACTORS records of the shared NeurIPS corpus."""
+    if not SHARED_CORPUS.is_file():
+        pytest.skip(f"shared corpus not found at {SHARED_CORPUS}")
+    from rag import PaperChat
+
+    root = tmp_path_factory.mktemp("crowded")
+    shutil.copytree(seed_store_dir, root / "store")
+    extra = root / "distractors.jsonl"
+    extra.write_text("".join(_shared_records(DISTRACTORS)), encoding="utf-8")
+    report = PaperChat(store_dir=root / "store").ingest([extra])
+    assert report.added + report.unchanged == DISTRACTORS
+    return root / "store"
+
+
+@pytest.mark.parametrize("question, name", [
+    ("what does pipe-fsdp improve over torchtitan?", PIPEFSDP),
+    ("How is Phyprobe trained to output a violation score?", PHYPROBE),
+    ("PATCHKV - how is the context-specific weight patch computed?", "PatchKV"),
+    ("Sync R1: what is Dynamic Group Scaling for?", "Sync-R1"),
+])
+def test_named_paper_routes_first_among_distractors(crowded_store, question, name):
+    from rag import PaperChat
+
+    chat = PaperChat(store_dir=crowded_store)
+    assert len(chat.papers()) == 38 + DISTRACTORS
+    answer = chat.ask(question)
+    assert answer.papers[0].name == name and _cited(answer)[0] == name
+
+
+def test_catalog_names_no_distractor_for_ordinary_words():
+    """Over the whole shared corpus: a question's everyday words ("and", "find", "largest", "URL", "LLM-driven")
+    never count as naming a distractor whose name is spelled like them."""
+    if not SHARED_CORPUS.is_file():
+        pytest.skip(f"shared corpus not found at {SHARED_CORPUS}")
+    from rag.catalog import PaperCatalog
+    from store.parse import parse_jsonl
+
+    records = parse_jsonl(SHARED_CORPUS.read_text(encoding="utf-8"), SHARED_CORPUS).papers
+    catalog = PaperCatalog(records)
+    for question in ("What does PipeFSDP improve, and how fast does it run?",
+                     "Which GPU model and what GitHub URL does it use?",
+                     "According to the study on why LLM-driven optimization is brittle, what did they find?",
+                     "In which kinds of networks is the gap largest, and do they differ?",
+                     "What actions can the planner take to refine a 3D layout?"):
+        assert catalog.named_in(question) == [], [catalog.papers[p].name for p in catalog.named_in(question)]
+
+
+def test_question_file_gold_keys_exist(seed_chat):
+    """bench/questions.jsonl names its gold papers by keys the seed store has."""
+    keys = {p.key for p in seed_chat.papers()}
+    path = Path(__file__).resolve().parent.parent / "bench" / "questions.jsonl"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        assert set(json.loads(line)["gold"]) <= keys
+
+
+# ---- with an LLM (a real OpenAI-compatible server on loopback) ----
+@pytest.fixture
+def llm_chat(seed_store_dir, tmp_path):
+    from rag import PaperChat
+    from tests.openai_server import FakeOpenAI
+
+    shutil.copytree(seed_store_dir, tmp_path / "store")
+    with FakeOpenAI() as server:
+        chat = PaperChat(store_dir=tmp_path / "store", llm_backend="openai-compatible",
+                         llm_base_url=server.base_url, llm_max_retries=0)
+        yield chat, server
+
+
+def test_llm_comparison_uses_the_comparison_prompt_and_keeps_the_offline_table(llm_chat):
+    from tests.openai_server import Reply
+
+    chat, server = llm_chat
+    server.script([Reply(text="PhysVista is a benchmark that evaluates physical intelligence in VLMs [1]. "
+                              "PhyProbe is an evaluator that scores the physical consistency of generated videos [2].")])
+    answer = chat.ask("How do PhysVista and PhyProbe differ in what they evaluate?")
+    prompt = server.requests[-1]["messages"][-1]["content"]
+    assert prompt.startswith("You compare scientific papers")
+    assert answer.kind == "comparison" and answer.backend == "openai-compatible"
+    assert len(_table_rows(answer.text)) == 2
+    assert "PhyProbe is an evaluator" in answer.text and "**In common:**" not in answer.text
+    _assert_quotes_verbatim(answer)
+
+
+def test_llm_condenses_a_follow_up_before_answering(llm_chat):
+    from tests.openai_server import Reply
+
+    chat, server = llm_chat
+    server.script([Reply(text="Which models and cluster sizes was PipeFSDP evaluated on?"),
+                   Reply(text="PipeFSDP was evaluated on Llama3, Qwen3 and Qwen3-MoE across 32-GPU and 64-GPU "
+                              "clusters [1].")])
+    answer = chat.ask("Which models and cluster sizes did they evaluate it on?",
+                      history=[("What does PipeFSDP do?", "**PipeFSDP**: a training framework for FSDP with PP [1]")])
+    assert server.requests[0]["messages"][-1]["content"].startswith("Rewrite the follow-up question")
+    assert answer.rewritten == "Which models and cluster sizes was PipeFSDP evaluated on?"
+    assert _cited(answer) == [PIPEFSDP]
+    _assert_quotes_verbatim(answer)
