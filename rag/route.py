@@ -34,8 +34,10 @@ MAX_COMPARED = 5
 # LISTING_SENTENCES nearest sentences to the question and to its topic.
 LISTING_POOL = 30
 LISTING_SENTENCES = 300
-# Hits retrieved per described side of a comparison.
+# Hits retrieved per described side of a comparison; a side is a short description, so the paper chosen for
+# it must cover its words (a higher coverage weight than for questions).
 SIDE_K = 5
+SIDE_COVERAGE_WEIGHT = 0.5
 # A paper answers an unnamed question when relevance + COVERAGE_WEIGHT * topic coverage reaches ANSWERABLE
 # (calibrated on bench/questions.jsonl with distractors: off-topic questions score below, real ones above).
 COVERAGE_WEIGHT = 0.2
@@ -161,7 +163,8 @@ class QuestionRouter:
                         return []  # a common term after all: not a pointer to one paper
         return found
 
-    def answerable(self, question: str, hits: list[PaperHit], margin: float = CITE_MARGIN) -> list[PaperHit]:
+    def answerable(self, question: str, hits: list[PaperHit], margin: float = CITE_MARGIN,
+                   coverage_weight: float = COVERAGE_WEIGHT) -> list[PaperHit]:
         """For a question naming no paper: the papers that answer it, best first, or none (then we refuse).
 
         Each candidate is rescored on all its sentences, plus COVERAGE_WEIGHT times how much of the question's
@@ -179,7 +182,7 @@ class QuestionRouter:
             vectors = [v for _, v in sentences.get(hit.paper.paper_id, [])]
             if vectors:
                 hit.relevance = max(hit.relevance, float(np.max(np.asarray(vectors, dtype=np.float32) @ question_vec)))
-            scored.append((hit.relevance + COVERAGE_WEIGHT * topic_coverage(terms, hit.paper.text, stats), hit))
+            scored.append((hit.relevance + coverage_weight * topic_coverage(terms, hit.paper.text, stats), hit))
         scored.sort(key=lambda x: x[0], reverse=True)
         top = scored[0][0]
         if top < ANSWERABLE or scored[0][1].relevance < self.min_rel:
@@ -214,7 +217,7 @@ class QuestionRouter:
         for side in intent.described:
             hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in ids]
             named = [h for h in hits if h.named]
-            best = named or self.answerable(side, hits, margin=0.0)
+            best = named or self.answerable(side, hits, margin=0.0, coverage_weight=SIDE_COVERAGE_WEIGHT)
             if best:
                 ids.append(best[0].paper.paper_id)
         return ids[:MAX_COMPARED]
