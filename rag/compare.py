@@ -42,6 +42,7 @@ _CUES: dict[str, re.Pattern] = {
         re.I),
 }
 _NUMBER = re.compile(r"\d")
+_BOILERPLATE = re.compile(r"https?://|\bcode (?:and [\w-]+ )?(?:is|are|will be) (?:publicly )?(?:available|released)", re.I)
 # "Experiments on X show that Y": X is the data, Y the result.
 _FINDING_VERB = re.compile(r",?\s+(?:demonstrate|show|reveal|indicate|confirm|verify|validate|suggest)s?(?:\s+that)?\s+", re.I)
 _CONTRIBUTION = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|formulate"
@@ -175,7 +176,9 @@ _NOT_TERMS = frozenset(
     "further although first second third able allows allowing enables enable enabling including include includes into "
     "than other both each well more most less only even still thus hence then where when what whether across toward "
     "towards under over upon about against among without via per key core main large small high low strong "
-    "critical important crucial different same specific particular given make makes made often".split()
+    "critical important crucial different same specific particular given make makes made often through improve "
+    "improves improved improving evaluating focusing provide provides perform performs performance remains "
+    "whose despite even across being".split()
 )
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9-]{2,}")
 
@@ -213,18 +216,12 @@ def _rarity(key: str, stats: TermStats) -> float:
     return sum(stats.idf(p) for p in parts) * (1.2 if len(parts) > 1 else 1.0)
 
 
-def shared_and_distinct(papers: list[Paper], stats: TermStats, top: int = 4) -> tuple[list[str], list[list[str]]]:
-    """Distinctive terms all the papers share, and for each paper the distinctive terms only it has."""
+def shared_terms(papers: list[Paper], stats: TermStats, top: int = 4) -> list[str]:
+    """The rarest terms (words, or two-word phrases) that every one of the papers' abstracts uses."""
     names = set().union(*(content_words(p.name) for p in papers))
     terms = [_terms(p.text, names) for p in papers]
     common = set(terms[0]).intersection(*terms[1:]) if len(terms) > 1 else set()
-    shared = _pick(sorted(common, key=lambda t: _rarity(t, stats), reverse=True), top)
-    distinct = []
-    for own in terms:
-        others = set().union(*(set(t) for t in terms if t is not own))
-        only = [t for t in own if t not in others and not any(w in others for w in t.split())]
-        distinct.append([own[t] for t in _pick(sorted(only, key=lambda t: _rarity(t, stats), reverse=True), top)])
-    return [terms[0][t] for t in shared], distinct
+    return [terms[0][t] for t in _pick(sorted(common, key=lambda t: _rarity(t, stats), reverse=True), top)]
 
 
 def _pick(keys: list[str], top: int) -> list[str]:
@@ -276,8 +273,9 @@ def compare_papers(
     other_names = set().union(*(content_words(p.name) for p in papers))
     for paper in papers:
         own = sentences.get(paper.paper_id, [])
-        ranked = rank_sentences(question_vec, question, own, ignore=other_names)
-        best = ranked[0].text if ranked else paper.text
+        ranked = [r for r in rank_sentences(question_vec, question, own, ignore=other_names)
+                  if not _BOILERPLATE.search(r.text)]
+        best = ranked[0].text if ranked else (own[0][0] if own else paper.text)
         n = cites.cite(paper, best)
         rows.append(Row(paper, n, classifier.assign(own, paper.name)))
         focus.append(best)
@@ -298,7 +296,7 @@ def what_it_is(row: Row, sentences: list[tuple[str, object]]) -> str:
 
 def _synthesis(rows: list[Row], focus: list[str], stats: TermStats, sentences: dict[str, list[tuple[str, object]]]) -> str:
     papers = [r.paper for r in rows]
-    shared, _ = shared_and_distinct(papers, stats)
+    shared = shared_terms(papers, stats)
     all_marks = "".join(f"[{r.n}]" for r in rows)
     both = "Both papers" if len(rows) == 2 else f"All {len(rows)} papers"
     parts = []

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rag.cite import verify_citations
-from rag.compare import AspectClassifier, TermStats, compare_papers
+from rag.compare import compare_papers
 from rag.extractive import (
     detail_support, listing_answer, listing_cutoff, not_stated_answer, refusal, score_for_listing,
 )
@@ -40,8 +40,8 @@ SIDE_K = 5
 SIDE_COVERAGE_WEIGHT = 0.5
 # A paper answers an unnamed question when relevance + COVERAGE_WEIGHT * topic coverage reaches ANSWERABLE
 # (calibrated on bench/questions.jsonl with distractors: off-topic questions score below, real ones above).
-COVERAGE_WEIGHT = 0.2
-ANSWERABLE = 0.6
+COVERAGE_WEIGHT = 0.3
+ANSWERABLE = 0.8
 # A second paper is cited for an unnamed question only when it scores this close to the best.
 CITE_MARGIN = 0.05
 # Candidates rescored on all their sentences.
@@ -68,7 +68,7 @@ class QuestionRouter:
         pinned = list(dict.fromkeys([p.paper_id for p in resolution.papers] + intent.named))
         if intent.kind is QuestionKind.WHICH and resolution.papers:
             intent.kind = QuestionKind.LOOKUP  # "which benchmarks did they use": about the papers in focus
-        if intent.kind is not QuestionKind.WHICH and len(pinned) >= 2 and intent.kind is QuestionKind.LOOKUP:
+        if intent.kind is QuestionKind.LOOKUP and len(pinned) >= 2:
             intent.kind = QuestionKind.COMPARISON  # "how do both of them ...": two papers in focus
         if intent.kind is QuestionKind.COMPARISON:
             answer = yield from self.compare(resolution.question, intent, pinned, k, filters)
@@ -92,17 +92,25 @@ class QuestionRouter:
             return [h.paper for h in self.chat.retrieve_hits(text, 3, filters) if h.relevance >= self.min_rel]
 
         resolution = resolve_followup(question, history, self.chat.catalog, find)
-        if self.settings.llm.backend == "extractive" or not resolution.rewritten:
+        if self.settings.llm.backend == "extractive":
             return resolution
+        if not resolution.rewritten and self.chat.catalog.named_in(question):
+            return resolution  # names its paper: stands alone
         try:
             focus, _ = papers_in_focus(history, self.chat.catalog, find)
-            rewritten = condense_with_llm(self.chat.llm, self.settings, question, history, focus or resolution.papers)
+            if not focus:
+                return resolution
+            rewritten = condense_with_llm(self.chat.llm, self.settings, question, history, focus)
         except LLMUnavailable as exc:
             log.warning("LLM rewrite failed, keeping the offline rewrite: %s", exc)
             return resolution
-        named = set(self.chat.catalog.named_in(rewritten))
-        lost = [p for p in resolution.papers if p.paper_id not in named and p.name.lower() not in rewritten.lower()]
-        return resolution if lost else Resolution(rewritten, resolution.papers)
+        # Keep the offline rewrite when the LLM's drops a paper it resolved (a guess we can check).
+        lost = [p for p in resolution.papers if p.name.lower() not in rewritten.lower()
+                and p.paper_id not in self.chat.catalog.named_in(rewritten)]
+        if lost or rewritten.strip() == question.strip():
+            return resolution
+        papers = resolution.papers or [p for p in focus if p.name.lower() in rewritten.lower()]
+        return Resolution(rewritten, papers)
 
     # ---- retrieval ----
     def hits(self, query: str, k: int | None, filters: PaperFilters | None, pinned: Sequence[str] = ()) -> list[PaperHit]:
