@@ -14,6 +14,8 @@ from store.paper import Paper
 MAX_NAME_WORDS = 5
 MIN_ALIAS_CHARS = 3
 _WORD = re.compile(r"[A-Za-z0-9]+")
+# A name's hyphenated tail that can be dropped: a size or version ("1K", "8B", "v2") or a generic word ("Bench").
+_SIZE_OR_VERSION = re.compile(r"^(?:v?\d+(?:\.\d+)?[A-Za-z]{0,2}|[A-Za-z]\d+(?:\.\d+)?|bench(?:mark)?|net|data(?:set)?)$", re.I)
 _ACRONYM_IN_PARENS = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,15})\)")
 
 
@@ -55,9 +57,10 @@ def name_aliases(paper: Paper) -> set[tuple[str, bool]]:
     name = paper.name
     candidates = [name, _ACRONYM_IN_PARENS.sub("", name).strip()]
     candidates += _ACRONYM_IN_PARENS.findall(name)
-    prefix = name.split("-")[0]
-    if "-" in name and " " not in name and not _is_everyday_acronym(prefix):
-        candidates.append(prefix)  # "ViDiC-1K" is also called "ViDiC" (but "LLM-Pruner" not "LLM")
+    prefix, _, rest = name.partition("-")
+    if rest and " " not in name and _SIZE_OR_VERSION.match(rest) and not _is_everyday_acronym(prefix):
+        # "ViDiC-1K" is also called "ViDiC"; but "LLaVA-Med" is not "LLaVA", nor "LLM-Pruner" "LLM".
+        candidates.append(prefix)
     for cand in candidates:
         norm = normalise(cand)
         if len(norm) < MIN_ALIAS_CHARS or len(cand.split()) > MAX_NAME_WORDS:

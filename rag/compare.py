@@ -42,9 +42,11 @@ _CUES: dict[str, re.Pattern] = {
         re.I),
 }
 _NUMBER = re.compile(r"\d")
+_RELEASE = re.compile(r"\bwill be (?:made )?(?:publicly |freely )?(?:available|released|open-sourced)\b", re.I)
 _BOILERPLATE = re.compile(r"https?://|\bcode (?:and [\w-]+ )?(?:is|are|will be) (?:publicly )?(?:available|released)", re.I)
 # "Experiments on X show that Y": X is the data, Y the result.
-_FINDING_VERB = re.compile(r",?\s+(?:demonstrate|show|reveal|indicate|confirm|verify|validate|suggest)s?(?:\s+that)?\s+", re.I)
+_FINDING_VERB = re.compile(r",?\s+(?:and\s+)?(?:demonstrate|show|reveal|indicate|confirm|verify|validate|suggest|find)s?"
+                           r"(?:\s+that)?\s+", re.I)
 _CONTRIBUTION = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|formulate"
                            r"|build|construct|curate|study|analy[sz]e|investigate|derive|extend)s?\b", re.I)
 # Generic sentences of each aspect; their embeddings are the aspect prototypes.
@@ -113,8 +115,10 @@ class AspectClassifier:
                 cues = min(len(_CUES[aspect].findall(text)), 3)
                 proto = float(np.max(self.prototypes[aspect] @ vec))
                 out[i, j] = CUE_WEIGHT * cues + POSITION_WEIGHT * _position_prior(aspect, where) + PROTOTYPE_WEIGHT * proto
-                if aspect == "results" and _NUMBER.search(text):
-                    out[i, j] += 0.1
+                if aspect in ("data", "results") and _NUMBER.search(text):
+                    out[i, j] += 0.15 if aspect == "data" else 0.1  # "contains 11,586 problems", "up to 1.87x"
+                if _BOILERPLATE.search(text) or _RELEASE.search(text):
+                    out[i, j] -= 0.5  # "code and data will be released" states no aspect
                 if aspect == "approach" and (_CONTRIBUTION.search(text) or (name and name in text)):
                     out[i, j] += 0.4
                 if aspect in ("data", "results") and cues == 0:
@@ -135,7 +139,7 @@ class AspectClassifier:
             aspect = ASPECTS[j]
             if aspect in done or score < MIN_ASPECT_SCORE[aspect]:
                 continue
-            if i in used and {used[i], aspect} != {"data", "results"}:
+            if i in used and ({used[i], aspect} != {"data", "results"} or not _splits(sentences[i][0])):
                 continue
             text = sentences[i][0]
             cells[aspect] = Cell(shorten(_part_for(aspect, text), _CUES[aspect], MAX_CELL_WORDS), text)
@@ -155,6 +159,11 @@ def _part_for(aspect: str, sentence: str) -> str:
     if aspect == "results" and len(after.split()) >= 4:
         return after[:1].upper() + after[1:]
     return sentence
+
+
+def _splits(sentence: str) -> bool:
+    """Does "Experiments on X show that Y" give a data part and a results part of its own?"""
+    return _part_for("data", sentence) != sentence and _part_for("results", sentence) != sentence
 
 
 def _position_prior(aspect: str, where: float) -> float:

@@ -190,12 +190,14 @@ def not_stated_answer(
 
 
 # ---- "which papers ..." ----
-# A paper is listed when its best sentence is this similar to the question and within WHICH_MARGIN of the best
-# paper (calibrated on bench/questions.jsonl; see rag/evaluate.py).
+# A paper is listed when its score (best sentence + WHICH_COVERAGE_WEIGHT * topic coverage) reaches
+# WHICH_MIN_RELEVANCE and it comes before the largest drop in score (calibrated on bench/questions.jsonl with
+# the seeds alone and with 768 and 1,792 NeurIPS distractors).
 WHICH_MIN_RELEVANCE = 0.7
-WHICH_MARGIN = 0.2
-WHICH_MAX_PAPERS = 12
 WHICH_COVERAGE_WEIGHT = 0.3
+WHICH_MAX_PAPERS = 12
+# When every candidate is above the floor, the last one counts as dropping this far below it.
+WHICH_FLOOR_GAP = 0.2
 
 
 @dataclass
@@ -226,12 +228,18 @@ def score_for_listing(queries: list[tuple[str, np.ndarray]], hits: list[PaperHit
 
 
 def listing_cutoff(scored: list[ListedPaper], min_score: float = WHICH_MIN_RELEVANCE,
-                   margin: float = WHICH_MARGIN, limit: int = WHICH_MAX_PAPERS) -> list[ListedPaper]:
-    """The papers that match well enough to list: above an absolute floor and close to the best match."""
-    if not scored or scored[0].score < min_score:
+                   limit: int = WHICH_MAX_PAPERS) -> list[ListedPaper]:
+    """The papers that match well enough to list: those above an absolute floor, cut at the largest drop in score
+    (the natural break between the papers on the topic and the rest; the drop to the first paper under the floor
+    counts too)."""
+    above = [x for x in scored if x.score >= min_score][:limit]
+    if not above:
         return []
-    top = scored[0].score
-    return [x for x in scored if x.score >= max(min_score, top - margin)][:limit]
+    after = scored[len(above)].score if len(scored) > len(above) else min_score - WHICH_FLOOR_GAP
+    scores = [x.score for x in above] + [min(after, min_score)]
+    drops = [scores[i] - scores[i + 1] for i in range(len(above))]
+    cut = max(range(len(drops)), key=drops.__getitem__)
+    return above[: cut + 1]
 
 
 def listing_answer(listed: list[ListedPaper], all_hits: list[PaperHit]) -> Answer:

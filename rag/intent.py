@@ -29,12 +29,13 @@ _WHICH = re.compile(
 )
 # Where the list of compared papers is split into sides.
 _SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+|\s+between\s+", re.I)
-_COMPARE_WITH = re.compile(r"\b(compar\w*)\s+(?:it\s+|them\s+)?(?:to|with|against)\s+", re.I)
-_COMPARE_THEN_WITH = re.compile(r"\b(compar\w*\b.*?)\s+(?:with|against)\s+", re.I)
+_COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*)\s+(?:it\s+|them\s+)?(?:to|with|against)\s+", re.I)
+_COMPARE_THEN_WITH = re.compile(r"\b((?:compar|contrast)\w*\b.*?)\s+(?:with|against)\s+", re.I)
+_VERSUS = re.compile(r"\s(?:vs\.?|versus)\s", re.I)
 # A side ends where the question about it starts.
 _SIDE_END = re.compile(
     r"\s+(?:differ\w*|compar\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
-    r"|are|is|relate|stack up|claim\w*|deal|use|rely)\b|[:?.!(]",
+    r"|are|is|relate|stack up|claim\w*|deal|use|rely|have|has|share)\b|[:?.!(]",
     re.I,
 )
 _SIDE_LEAD = re.compile(
@@ -99,9 +100,11 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
         pieces.append((pos, sep.start(), sep.group()))
         pos = sep.end()
     pieces.append((pos, len(text), ""))
-    sides, carry = [], ""
+    sides, carry, before = [], "", ""
     for start, end, sep in pieces:
         piece = text[start:end]
+        versus = bool(_VERSUS.search(f" {before} ") or _VERSUS.search(f" {sep} "))
+        before = sep
         if any(a < end and b > start for a, b in named_spans):
             carry = ""
             continue
@@ -109,7 +112,9 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
         cut = _SIDE_END.search(piece)
         ended = cut is not None
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
-        if _PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece) and len(piece.split()) >= 2:
+        described = _PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece)
+        bare = versus and not carry and not _DESCRIPTION_START.search(piece)  # "X vs Y" needs no "the ... paper"
+        if len(piece.split()) >= 2 and (described or bare):
             sides.append(re.sub(r"^(?:the|a|an|that|this)\s+", "", piece, flags=re.I))
             carry = ""
         elif not ended:
@@ -160,7 +165,7 @@ def asked_details(question: str) -> list[DetailAsk]:
         if re.search(pattern, question, re.I):
             found.append(DetailAsk(phrase, terms, number, name, shape))
     for match in _HOW_MANY.finditer(question):
-        if found and any(match.start() >= 0 and d.wants_number for d in found):
+        if any(d.wants_number for d in found):
             continue  # "how many GPU hours": already asked for by a specific pattern
         words = []
         for word in match.group(1).lower().split():

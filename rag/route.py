@@ -41,7 +41,7 @@ SIDE_COVERAGE_WEIGHT = 0.5
 # A paper answers an unnamed question when relevance + COVERAGE_WEIGHT * topic coverage reaches ANSWERABLE
 # (calibrated on bench/questions.jsonl with distractors: off-topic questions score below, real ones above).
 COVERAGE_WEIGHT = 0.3
-ANSWERABLE = 0.8
+ANSWERABLE = 0.75
 # A second paper is cited for an unnamed question only when it scores this close to the best.
 CITE_MARGIN = 0.05
 # Candidates rescored on all their sentences.

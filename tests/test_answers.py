@@ -87,6 +87,9 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("Compare the convergence analysis of surrogate-gradient SNN training with the predictive coding versus backprop "
      "study: what does each one analyze?", "comparison",
      ["convergence analysis of surrogate-gradient SNN training", "predictive coding versus backprop study"]),
+    ("KV-cache weight patching vs pipelined FSDP training: which saves more memory?", "comparison",
+     ["KV-cache weight patching", "pipelined FSDP training"]),
+    ("What do PAF and the scene-graph prediction paper have in common?", "comparison", ["scene-graph prediction paper"]),
     ("Does PipeFSDP evaluate both dense and sparse LLMs?", "lookup", []),
     ("How does PipeFSDP differ from TorchTitan?", "lookup", []),
     ("Compare the size of PhysElite and PathView-Bench and how well the evaluated models did on each.",

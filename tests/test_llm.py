@@ -156,7 +156,7 @@ def test_context_is_trimmed_to_the_window_best_sources_first(llm_chat, server):
     llm_chat.settings.llm.context_window = 900
     llm_chat.settings.llm.max_tokens = 200
     server.script([Reply(text_fn=cite_pipefsdp)])
-    llm_chat.ask("Which papers propose benchmarks for physical reasoning in VLMs?")
+    llm_chat.ask("How is physical reasoning in VLMs evaluated?")  # "Which papers ..." lists offline
     prompt = server.completion_requests[-1]["messages"][-1]["content"]
     assert len(prompt) <= 900 * 4 + 500
     assert prompt.count("\nAbstract: ") >= 1
