@@ -8,6 +8,8 @@
 All three embed with the same MiniLMEmbedding (same threads / batch size); model load is not timed.
 They run interleaved: the sample is cut into --rounds parts and each part goes through all three in
 turn (who goes first rotates), so load from other processes weighs on all three alike.
+tokens/s counts what each path really encodes (after the 256-token cap): PaperChat one vector per
+sentence, prefixed with the paper's name; the stock splitter one per abstract, cut at 256 tokens.
 """
 
 from __future__ import annotations
@@ -34,6 +36,18 @@ def chunk_texts(corpus: Path) -> tuple[int, list[str]]:
     return len(papers), texts
 
 
+def count_tokens(texts: list[str]) -> int:
+    """Tokens the MiniLM encoder really runs on (after its 256-token truncation)."""
+    from tokenizers import Tokenizer
+
+    from store.embed import MAX_TOKENS, TOKENIZER_PATH
+
+    tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.no_padding()
+    return sum(len(e.ids) for e in tokenizer.encode_batch(texts))
+
+
 def _prefixed(embedding: dict) -> dict:
     return {f"embedding_{k}": v for k, v in embedding.items()}
 
@@ -49,12 +63,15 @@ class RawEncoder:
 
         self.embedder = build_embedder(EmbeddingSettings(**embedding))
         self.embedder.encode(["warm up"])
+        self.tokens = 0
 
     def run(self, part: Path) -> tuple[int, int, float]:
         n_papers, texts = chunk_texts(part)  # not timed: only the encoder is
         start = time.perf_counter()
         self.embedder.encode(texts)
-        return n_papers, len(texts), time.perf_counter() - start
+        took = time.perf_counter() - start
+        self.tokens += count_tokens(texts)
+        return n_papers, len(texts), took
 
 
 class PaperChatIngest:
@@ -67,12 +84,14 @@ class PaperChatIngest:
 
         self.chat = PaperChat(store_dir=workdir / "paperchat", store_bundled_corpus=False, **_prefixed(embedding))
         self.chat.store  # opens Chroma and loads the model: not timed (nor are the others')
+        self.tokens = 0
 
     def run(self, part: Path) -> tuple[int, int, float]:
         chunks = self.chat.store.chunk_count()
         start = time.perf_counter()
         report = self.chat.ingest([part])
         took = time.perf_counter() - start
+        self.tokens += count_tokens(chunk_texts(part)[1])
         return report.added, self.chat.store.chunk_count() - chunks, took
 
 
@@ -95,16 +114,20 @@ class StockPipeline:
         embedder = build_embedder(EmbeddingSettings(**embedding))
         embedder.encode(["warm up"])
         self.pipeline = IngestionPipeline(transformations=[SentenceSplitter(), embedder], vector_store=store)
+        self.tokens = 0
 
     def run(self, part: Path) -> tuple[int, int, float]:
         from llama_index.core import Document
+        from llama_index.core.schema import MetadataMode
 
         records = read_records(part)
         start = time.perf_counter()
         docs = [Document(text=r["abstract"], id_=r["id"], metadata={"title": r["title"], "year": r["year"]})
                 for r in records]
         nodes = self.pipeline.run(documents=docs)
-        return len(docs), len(nodes), time.perf_counter() - start
+        took = time.perf_counter() - start
+        self.tokens += count_tokens([n.get_content(MetadataMode.EMBED) for n in nodes])
+        return len(docs), len(nodes), took
 
 
 RUNNERS = {"raw": RawEncoder, "paperchat": PaperChatIngest, "stock": StockPipeline}
@@ -128,7 +151,7 @@ def repeat_rows(chat, parts: list[Path], workdir: Path, embedding: dict) -> list
 
     start = time.perf_counter()
     unchanged = sum(chat.ingest([p]).unchanged for p in parts)
-    rows = [["paperchat ingest again (nothing new)", unchanged, 0, time.perf_counter() - start, None]]
+    rows = [["paperchat ingest again (nothing new)", unchanged, 0, time.perf_counter() - start, None, None]]
     warm_dir = workdir / "paperchat-warm"
     shutil.copytree(workdir / "paperchat" / "embed-cache", warm_dir / "embed-cache")
     warm = PaperChat(store_dir=warm_dir, store_bundled_corpus=False, **_prefixed(embedding))
@@ -136,7 +159,8 @@ def repeat_rows(chat, parts: list[Path], workdir: Path, embedding: dict) -> list
     start = time.perf_counter()
     added = sum(warm.ingest([p]).added for p in parts)
     took = time.perf_counter() - start
-    rows.append(["paperchat ingest, new store, warm embed cache", added, warm.store.chunk_count(), took, added / took])
+    rows.append(["paperchat ingest, new store, warm embed cache", added, warm.store.chunk_count(), took, added / took,
+                 None])
     return rows
 
 
@@ -169,7 +193,8 @@ def main() -> None:
                 for j, v in enumerate((papers, chunks, took)):
                     totals[n][j] += v
                 print(f"  round {i + 1}/{len(parts)} {n}: {papers} papers in {took:.1f} s ({machine()})", flush=True)
-        rows = [[runners[n].label, *totals[n], totals[n][0] / totals[n][2]] for n in names]
+        rows = [[runners[n].label, *totals[n], totals[n][0] / totals[n][2], runners[n].tokens / totals[n][2]]
+                for n in names]
         if "paperchat" in runners:
             rows += repeat_rows(runners["paperchat"].chat, parts, workdir, embedding)
     finally:
@@ -177,9 +202,10 @@ def main() -> None:
 
     raw = totals["raw"][0] / totals["raw"][2] if "raw" in totals else None
     table = [[label, papers, chunks, f"{took:.1f}", f"{rate:.2f}" if rate else "",
-              f"{rate / raw:.2f}x" if raw and rate else ""] for label, papers, chunks, took, rate in rows]
+              f"{rate / raw:.2f}x" if raw and rate else "", f"{tok_rate:.0f}" if tok_rate else ""]
+             for label, papers, chunks, took, rate, tok_rate in rows]
     print_table(f"Ingest throughput ({args.rounds} interleaved rounds)",
-                ["run", "papers", "chunks", "seconds", "papers/s", "vs raw encoder"], table)
+                ["run", "papers", "chunks", "seconds", "papers/s", "vs raw encoder", "tokens/s"], table)
     if "stock" in totals and "paperchat" in totals:
         ours, stock = (totals[n][0] / totals[n][2] for n in ("paperchat", "stock"))
         print(f"paperchat ingest vs stock IngestionPipeline: {ours / stock:.2f}x")

@@ -14,7 +14,7 @@ import numpy as np
 from rag.catalog import PaperCatalog
 from rag.cite import verify_citations
 from rag.extractive import extractive_answer, refusal, select_papers
-from rag.generate import build_llm, is_cannot_answer, stream_llm_answer
+from rag.generate import build_llm, is_cannot_answer, relay, stream_llm_answer
 from rag.retrieve import HybridRetriever, PaperFilters, PaperHit
 from rag.types import Answer
 from store.chroma import PaperStore, open_client
@@ -84,7 +84,14 @@ class PaperChat:
 
     @cached_property
     def catalog(self) -> PaperCatalog:
-        return PaperCatalog(paper for paper, _ in self.store.iter_papers())
+        from rag import catalog as catalog_code
+        from rag.snapshot import SNAPSHOT_DIR, load_or_build
+        from store import chroma, paper
+
+        return load_or_build(
+            "catalog", self.store, self.settings.store.dir / SNAPSHOT_DIR,
+            lambda: PaperCatalog(p for p, _ in self.store.iter_papers()), (catalog_code, chroma, paper),
+        )
 
     @cached_property
     def retriever(self) -> HybridRetriever:
@@ -144,9 +151,13 @@ class PaperChat:
 
     @cached_property
     def term_stats(self):
-        from rag.relevance import TermStats
+        from rag import relevance
+        from rag.snapshot import SNAPSHOT_DIR, load_or_build
 
-        return TermStats(p.text for p in self.catalog.papers.values())
+        return load_or_build(
+            "term-stats", self.store, self.settings.store.dir / SNAPSHOT_DIR,
+            lambda: relevance.TermStats(p.text for p in self.catalog.papers.values()), (relevance,),
+        )
 
     def _extractive(self, question: str, chosen: list[PaperHit], hits: list[PaperHit]) -> Answer:
         question_vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)
@@ -166,11 +177,7 @@ class PaperChat:
         ranked = chosen + [h for h in hits if h not in chosen and h.relevance >= min_rel]
         try:
             sources, deltas = stream_llm_answer(self.llm, self.settings, question, [h.paper for h in ranked])
-            pieces = []
-            for delta in deltas:
-                pieces.append(delta)
-                yield delta
-            text = "".join(pieces).strip()
+            text = yield from relay(deltas)
             if not text:
                 raise LLMUnavailable("the LLM returned an empty answer")
             if is_cannot_answer(text):

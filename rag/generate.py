@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 
 from llama_index.core.llms import LLM, ChatMessage
 
@@ -81,6 +81,15 @@ def stream_llm_answer(
             raise LLMUnavailable(describe_llm_error(exc)) from exc
 
     return sources, deltas()
+
+
+def relay(deltas: Iterator[str]) -> Generator[str, None, str]:
+    """Yield each answer delta on, and return the whole answer text, stripped."""
+    pieces = []
+    for delta in deltas:
+        pieces.append(delta)
+        yield delta
+    return "".join(pieces).strip()
 
 
 def describe_llm_error(exc: BaseException) -> str:

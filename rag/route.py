@@ -15,7 +15,7 @@ from rag.extractive import (
     detail_support, listing_answer, listing_cutoff, not_stated_answer, refusal, score_for_listing,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
-from rag.generate import stream_llm_answer
+from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent, QuestionKind, classify, coined_terms, listing_topic
 from rag.relevance import question_terms, topic_coverage
 from rag.retrieve import PaperFilters, PaperHit
@@ -36,7 +36,7 @@ LISTING_POOL = 30
 LISTING_SENTENCES = 300
 # Hits retrieved per described side of a comparison; a side is a short description, so the paper chosen for
 # it must cover its words (a higher coverage weight than for questions).
-SIDE_K = 5
+SIDE_K = 10
 SIDE_COVERAGE_WEIGHT = 0.5
 # A paper answers an unnamed question when relevance + COVERAGE_WEIGHT * topic coverage reaches ANSWERABLE
 # (calibrated on bench/questions.jsonl with distractors: off-topic questions score below, real ones above).
@@ -251,11 +251,7 @@ class QuestionRouter:
         yield table
         try:
             sources, deltas = stream_llm_answer(self.chat.llm, self.settings, question, papers, prompt_name="comparison")
-            pieces = []
-            for delta in deltas:
-                pieces.append(delta)
-                yield delta
-            text = "".join(pieces).strip()
+            text = yield from relay(deltas)
             if not text:
                 raise LLMUnavailable("the LLM returned an empty comparison")
             text, checked = verify_citations(text, sources, self.chat._embed_texts, sentences)

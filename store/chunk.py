@@ -58,13 +58,18 @@ def paper_metadata(paper: Paper, content_hash: str) -> dict[str, str | int | flo
     }
 
 
+def chunk_id(paper_id: str, sentence: int) -> str:
+    """The id of a paper's sentence chunk (PaperStore.sentences looks chunks up by it)."""
+    return f"{paper_id}:{sentence}"
+
+
 def chunk_paper(paper: Paper, content_hash: str) -> list[TextNode]:
     """One node per sentence of the paper's clean text, ids ``paper_id:i``."""
     meta = paper_metadata(paper, content_hash)
     nodes = []
     for i, sentence in enumerate(split_sentences(paper.text)):
         node = TextNode(
-            id_=f"{paper.paper_id}:{i}",
+            id_=chunk_id(paper.paper_id, i),
             text=sentence,
             metadata={**meta, "sentence": i},
             excluded_embed_metadata_keys=[k for k in meta if k not in EMBED_METADATA_KEYS] + ["sentence"],

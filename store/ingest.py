@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
-from llama_index.core.schema import MetadataMode
+from llama_index.core.schema import MetadataMode, TextNode
 
 from store.chroma import PaperStore
 from store.chunk import chunk_paper, paper_metadata
@@ -114,11 +115,22 @@ def ingest_papers(
 
     if todo:
         store.bump_generation()  # before writing too: a cache keyed on it never outlives a killed run
-    for start in range(0, len(todo), INGEST_BATCH):
-        batch = todo[start : start + INGEST_BATCH]
-        if progress:
-            progress(start, len(todo), f"embedding papers {start + 1}-{start + len(batch)} of {len(todo)}")
-        _write_batch(batch, hashes, store, embedder, cache)
+    # One batch is written (another thread) while the next is embedded. That hides the writes when
+    # embedding leaves CPU idle (an embedding API, a GPU, a `chroma run` server elsewhere); on 2 busy
+    # cores with local Chroma, which holds the GIL while writing, it gains nothing. Writes stay in
+    # order; a failed one stops the ingest before any later batch is written.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-write") as writer:
+        pending: Future | None = None
+        for start in range(0, len(todo), INGEST_BATCH):
+            batch = todo[start : start + INGEST_BATCH]
+            if progress:
+                progress(start, len(todo), f"embedding papers {start + 1}-{start + len(batch)} of {len(todo)}")
+            nodes_per_paper, vectors = _embed_batch(batch, hashes, embedder, cache)
+            if pending is not None:
+                pending.result()
+            pending = writer.submit(_write_batch, batch, hashes, store, nodes_per_paper, vectors)
+        if pending is not None:
+            pending.result()
     if todo:
         store.bump_generation()
     if progress:
@@ -126,11 +138,16 @@ def ingest_papers(
     return report
 
 
-def _write_batch(batch: list[Paper], hashes: dict[str, str], store: PaperStore, embedder: BaseEmbedding,
-                 cache: EmbeddingCache | None = None) -> None:
+def _embed_batch(batch: list[Paper], hashes: dict[str, str], embedder: BaseEmbedding,
+                 cache: EmbeddingCache | None) -> tuple[list[list[TextNode]], np.ndarray]:
     nodes_per_paper = [chunk_paper(p, hashes[p.paper_id]) for p in batch]
+    texts = [n.get_content(MetadataMode.EMBED) for group in nodes_per_paper for n in group]
+    return nodes_per_paper, embed_texts(embedder, texts, cache)
+
+
+def _write_batch(batch: list[Paper], hashes: dict[str, str], store: PaperStore,
+                 nodes_per_paper: list[list[TextNode]], vectors: np.ndarray) -> None:
     nodes = [n for group in nodes_per_paper for n in group]
-    vectors = embed_texts(embedder, [n.get_content(MetadataMode.EMBED) for n in nodes], cache)
     # Registry out first, registry back last: a paper counts as stored only when all its chunks are.
     # Chunks are overwritten in place, then trimmed (fewer sentences now, or left by a killed run),
     # so a reader asking meanwhile never finds a stored paper with no sentences.

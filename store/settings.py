@@ -39,7 +39,7 @@ class EmbeddingSettings(BaseModel):
 
     backend: Literal["minilm", "openai"] = Field("minilm", description="minilm: bundled ONNX, offline.")
     openai_model: str = Field("text-embedding-3-small", description="Model for the openai backend.")
-    batch_size: int = Field(64, description="Texts per encoder call.")
+    batch_size: int = Field(64, description="Most texts per encoder call (calls are also capped at about 384 tokens).")
     threads: int = Field(0, description="onnxruntime intra-op threads; 0 lets it choose.")
     allow_spinning: bool = Field(False, description="Let onnxruntime threads busy-wait between ops (helps only on an idle machine).")
 

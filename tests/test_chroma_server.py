@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -17,7 +18,8 @@ from rag import PaperChat
 from store.errors import PaperChatError
 
 CHROMA = Path(sys.executable).parent / "chroma"
-SEEDS = Path(__file__).resolve().parent.parent / "data"
+REPO = Path(__file__).resolve().parent.parent
+SEEDS = REPO / "data"
 START_TIMEOUT = 30.0
 NAMED_QUESTION = "What does PipeFSDP improve over TorchTitan, and by how much in MFU and memory?"
 
@@ -121,6 +123,21 @@ def test_two_instances_see_the_same_papers(server_chat, chroma_server, tmp_path)
     hits = third.retrieve_hits("How does QuokkaNet choose key blocks?")
     assert hits[0].paper.paper_id == "server-test-1"
     third.store.delete_papers(["server-test-1"])  # leave the module's server as the other tests expect
+
+
+def test_cli_ask_through_the_server_by_url_env(server_chat, chroma_server, tmp_path):
+    """`paperchat ask --json` in a new process, the server named by PAPERCHAT_STORE__CHROMA_HOST as a URL."""
+    env = {**os.environ, "PAPERCHAT_STORE__CHROMA_HOST": f"http://127.0.0.1:{chroma_server['port']}",
+           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run(
+        [sys.executable, "-c", "from ui.cli import main; main(prog_name='paperchat')", "--store-dir",
+         str(tmp_path / "cli-store"), "ask", "--json", NAMED_QUESTION],
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    answer = json.loads(proc.stdout)
+    assert answer["citations"][0]["paper"]["name"] == "PipeFSDP"
+    assert not (tmp_path / "cli-store" / "chroma").exists()
 
 
 def test_chroma_url_setting_reaches_the_server(chroma_server, tmp_path):
