@@ -1,7 +1,13 @@
 """The eval: run a question file through PaperChat (or a stock LlamaIndex baseline) and score the answers.
 
 A question file is JSON lines: ``{"id", "kind", "question", "gold": ["FILE#ORDINAL", ...], "history": [[q, a], ...],
-"refuse": bool, "not_stated": bool}``; gold papers are named by ``Paper.key``.
+"refuse": bool, "not_stated": bool, "open": bool}``; gold papers are named by ``Paper.key``.
+
+The judged papers are those of the files some gold key names (the labelled corpus). An open question ("which
+papers are about image restoration?", or a topic absent from the labelled corpus only) may also be answered by
+papers of other files added as distractors, which nobody labelled. Such questions are scored on condensed lists
+(Sakai, SIGIR 2007): unjudged papers are dropped from the ranking and the citations before recall and
+precision are computed, and an open refusal question counts only while the store holds judged papers alone.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ class EvalQuestion:
     history: tuple[tuple[str, str], ...] = ()
     refuse: bool = False
     not_stated: bool = False
+    open: bool = False
 
 
 def load_questions(path: str | Path) -> list[EvalQuestion]:
@@ -50,10 +57,21 @@ def load_questions(path: str | Path) -> list[EvalQuestion]:
                 id=str(raw.get("id", f"line{number}")), kind=str(raw.get("kind", "lookup")), question=raw["question"],
                 gold=tuple(raw.get("gold", ())), history=tuple((str(q), str(a)) for q, a in raw.get("history", ())),
                 refuse=bool(raw.get("refuse", False)), not_stated=bool(raw.get("not_stated", False)),
+                open=bool(raw.get("open", False)),
             ))
         except (ValueError, KeyError, TypeError) as exc:
             raise EvalFileError(f"{path}:{number}: not a question record ({exc})") from exc
     return out
+
+
+def source_of(key: str) -> str:
+    """The file part of a paper key ``FILE#ORDINAL``."""
+    return key.rpartition("#")[0]
+
+
+def judged_sources(questions: Iterable[EvalQuestion]) -> frozenset[str]:
+    """The files whose papers the question set labels: those its gold keys name."""
+    return frozenset(source_of(key) for q in questions for key in q.gold)
 
 
 @dataclass
@@ -64,6 +82,8 @@ class QuestionResult:
     refused: bool = False
     answer_kind: str = ""
     seconds: float = 0.0
+    unjudged: int = 0  # papers of unlabelled files dropped from an open question's ranking
+    scored_refusal: bool = True  # False for an open refusal question asked of a store with unlabelled papers
 
     def recall(self, k: int) -> float | None:
         gold = set(self.question.gold)
@@ -90,12 +110,12 @@ class EvalReport:
         out[f"all-gold@{ALL_GOLD_AT}"] = _mean(float(bool(r.all_gold(ALL_GOLD_AT))) for r in multi)
         if self.baseline:
             return out
-        answered = [r for r in rs if not r.refused and not r.question.refuse]
+        answered = [r for r in rs if not r.refused and not r.question.refuse and r.scored_refusal]
         cited = sum(len(r.cited) for r in answered)
         out["citation precision"] = (
             sum(len(set(r.cited) & set(r.question.gold)) for r in answered) / cited if cited else None
         )
-        offtopic = [r for r in rs if r.question.refuse]
+        offtopic = [r for r in rs if r.question.refuse and r.scored_refusal]
         ontopic = [r for r in rs if not r.question.refuse]
         out["refusal accuracy"] = _mean(float(r.refused) for r in offtopic)
         out["false refusals"] = _mean(float(r.refused) for r in ontopic)
@@ -114,8 +134,8 @@ class EvalReport:
         bad = []
         for r in self.results:
             missed = r.question.gold and (r.recall(ALL_GOLD_AT) or 0) < 1
-            wrong_refusal = r.refused != r.question.refuse
-            stray = not self.baseline and not r.refused and set(r.cited) - set(r.question.gold)
+            wrong_refusal = r.scored_refusal and r.refused != r.question.refuse
+            stray = not self.baseline and not r.refused and r.scored_refusal and set(r.cited) - set(r.question.gold)
             if missed or (not self.baseline and wrong_refusal) or stray:
                 bad.append(r)
         return bad
@@ -124,6 +144,12 @@ class EvalReport:
         """A plain-text report: overall metrics, then one line per kind."""
         lines = [title] if title else []
         lines += [f"  {name:<22} {_fmt(value)}" for name, value in self.metrics().items()]
+        condensed = [r for r in self.results if r.unjudged]
+        unscored = [r for r in self.results if not r.scored_refusal]
+        if condensed or unscored:
+            lines.append(f"  ({len(condensed)} open questions scored on condensed lists, {sum(r.unjudged for r in condensed)} "
+                         f"unlabelled papers dropped; {len(unscored)} open refusal questions unscored: the store "
+                         "holds unlabelled papers that may answer them)")
         columns = ["questions", "recall@1", "recall@5", "recall@10", f"all-gold@{ALL_GOLD_AT}"]
         if not self.baseline:
             columns += ["citation precision", "refusal accuracy", "false refusals", "not-stated accuracy"]
@@ -140,7 +166,8 @@ class EvalReport:
             "baseline": self.baseline, "metrics": self.metrics(), "by_kind": self.by_kind(),
             "results": [{"id": r.question.id, "kind": r.question.kind, "gold": list(r.question.gold),
                          "ranking": r.ranking[:10], "cited": r.cited, "refused": r.refused,
-                         "answer_kind": r.answer_kind, "seconds": round(r.seconds, 3)} for r in self.results],
+                         "answer_kind": r.answer_kind, "seconds": round(r.seconds, 3), "unjudged": r.unjudged,
+                         "scored_refusal": r.scored_refusal} for r in self.results],
         }
 
 
@@ -158,9 +185,25 @@ def _fmt(value: float | int | None) -> str:
 ProgressFn = Callable[[int, int, EvalQuestion], None]
 
 
+def _result(q: EvalQuestion, ranking: list[str], cited: list[str], judged: frozenset[str], store_unjudged: bool,
+            **answer) -> QuestionResult:
+    """A scored result; an open question's lists condensed to judged papers."""
+    if not q.open:
+        return QuestionResult(q, ranking, cited, **answer)
+    kept = [key for key in ranking if source_of(key) in judged]
+    return QuestionResult(q, kept, [key for key in cited if source_of(key) in judged], unjudged=len(ranking) - len(kept),
+                          scored_refusal=not (q.refuse and store_unjudged), **answer)
+
+
+def _store_has_unjudged(chat, judged: frozenset[str]) -> bool:
+    return any(source_of(p.key) not in judged for p in chat.papers())
+
+
 def evaluate(chat, questions: list[EvalQuestion], progress: ProgressFn | None = None) -> EvalReport:
     """Ask every question (with its history) and score the answers."""
     report = EvalReport()
+    judged = judged_sources(questions)
+    store_unjudged = _store_has_unjudged(chat, judged)
     for i, q in enumerate(questions):
         if progress:
             progress(i, len(questions), q)
@@ -169,7 +212,8 @@ def evaluate(chat, questions: list[EvalQuestion], progress: ProgressFn | None = 
         seconds = time.perf_counter() - start
         cited = list(dict.fromkeys(c.paper.key for c in answer.citations))
         ranking = list(dict.fromkeys(cited + [p.key for p in answer.papers]))
-        report.results.append(QuestionResult(q, ranking, cited, answer.refused, answer.kind, seconds))
+        report.results.append(_result(q, ranking, cited, judged, store_unjudged, refused=answer.refused,
+                                      answer_kind=answer.kind, seconds=seconds))
     return report
 
 
@@ -184,6 +228,8 @@ def evaluate_baseline(chat, questions: list[EvalQuestion], k: int = 10,
                                                embed_model=chat.embedder)
     retriever = index.as_retriever(similarity_top_k=k)
     report = EvalReport(baseline=True)
+    judged = judged_sources(questions)
+    store_unjudged = _store_has_unjudged(chat, judged)
     for i, q in enumerate(questions):
         if progress:
             progress(i, len(questions), q)
@@ -191,5 +237,5 @@ def evaluate_baseline(chat, questions: list[EvalQuestion], k: int = 10,
         nodes = retriever.retrieve(q.question)
         keys = [f"{n.node.metadata.get('source')}#{n.node.metadata.get('ordinal')}" for n in nodes]
         ranking = list(dict.fromkeys(keys))
-        report.results.append(QuestionResult(q, ranking, [], seconds=time.perf_counter() - start))
+        report.results.append(_result(q, ranking, [], judged, store_unjudged, seconds=time.perf_counter() - start))
     return report

@@ -190,11 +190,12 @@ def not_stated_answer(
 
 
 # ---- "which papers ..." ----
-# A paper is listed when its score (best sentence + WHICH_COVERAGE_WEIGHT * topic coverage) reaches
-# WHICH_MIN_RELEVANCE and it comes before the largest drop in score (calibrated on bench/questions.jsonl with
-# the seeds alone and with 768 and 1,792 NeurIPS distractors).
+# A paper is listed when its score (best sentence + WHICH_COVERAGE_WEIGHT * topic coverage + WHICH_ANCHOR_WEIGHT *
+# share of the question's rare words it uses) reaches WHICH_MIN_RELEVANCE and it comes before the largest drop in
+# score (calibrated on bench/questions.jsonl with the seeds alone and with 768, 1,792 and 8,434 NeurIPS distractors).
 WHICH_MIN_RELEVANCE = 0.7
 WHICH_COVERAGE_WEIGHT = 0.3
+WHICH_ANCHOR_WEIGHT = 0.3
 WHICH_MAX_PAPERS = 12
 # When every candidate is above the floor, the last one counts as dropping this far below it.
 WHICH_FLOOR_GAP = 0.2
@@ -209,10 +210,9 @@ class ListedPaper:
 
 def score_for_listing(queries: list[tuple[str, np.ndarray]], hits: list[PaperHit],
                       sentences: dict[str, list[tuple[str, object]]],
-                      coverage: Callable[[Paper], float] | None = None) -> list[ListedPaper]:
+                      bonus: Callable[[Paper], float] | None = None) -> list[ListedPaper]:
     """Every candidate paper scored by its best sentence against any of the queries (the question, and its topic
-    without "Which papers ..."), over all its sentences, plus WHICH_COVERAGE_WEIGHT times how much of the
-    question's topic its abstract covers."""
+    without "Which papers ..."), over all its sentences, plus ``bonus(paper)`` (topic coverage, rare terms)."""
     out = []
     for hit in hits:
         own = sentences.get(hit.paper.paper_id, [])
@@ -222,8 +222,7 @@ def score_for_listing(queries: list[tuple[str, np.ndarray]], hits: list[PaperHit
             if ranked and (best is None or ranked[0].score > best.score):
                 best = ranked[0]
         if best is not None:
-            bonus = WHICH_COVERAGE_WEIGHT * coverage(hit.paper) if coverage else 0.0
-            out.append(ListedPaper(hit, best.score + bonus, best.text))
+            out.append(ListedPaper(hit, best.score + (bonus(hit.paper) if bonus else 0.0), best.text))
     return sorted(out, key=lambda x: x.score, reverse=True)
 
 
@@ -242,14 +241,19 @@ def listing_cutoff(scored: list[ListedPaper], min_score: float = WHICH_MIN_RELEV
     return above[: cut + 1]
 
 
-def listing_answer(listed: list[ListedPaper], all_hits: list[PaperHit]) -> Answer:
-    """'Found N papers:' and one cited line per paper on why it matches."""
+def listing_answer(listed: list[ListedPaper], scored: list[ListedPaper], limit: int = WHICH_MAX_PAPERS) -> Answer:
+    """'Found N papers:' and one cited line per paper on why it matches; a list cut at ``limit`` says how many more
+    candidates cleared the relevance floor."""
     cites = CitationBuilder()
     lines = []
     for i, item in enumerate(listed, 1):
         n = cites.cite(item.hit.paper, item.sentence)
         lines.append(f"{i}. **{item.hit.paper.name}**: {shorten(item.sentence, None, 40)} [{n}]")
     count = f"Found {len(listed)} paper{'s' if len(listed) != 1 else ''}:"
+    above_floor = sum(x.score >= WHICH_MIN_RELEVANCE for x in scored)
+    if len(listed) >= limit and above_floor > len(listed):
+        count = (f"Found {above_floor} papers above the relevance cut-off; the {len(listed)} strongest "
+                 "(ask a narrower question, or filter by year, for the rest):")
     listed_ids = {x.hit.paper.paper_id for x in listed}
-    papers = [x.hit.paper for x in listed] + [h.paper for h in all_hits if h.paper.paper_id not in listed_ids]
+    papers = [x.hit.paper for x in listed] + [x.hit.paper for x in scored if x.hit.paper.paper_id not in listed_ids]
     return Answer(text=count + "\n\n" + "\n".join(lines), citations=cites.citations, papers=papers, kind="which")

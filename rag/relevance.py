@@ -19,8 +19,13 @@ _ASKING = frozenset(
     difference versus better best""".split()
 )
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_CASED_WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 # A question word matches an abstract word sharing this many leading letters ("restore" ~ "restoration").
 PREFIX = 5
+# A question word that at most ANCHOR_MAX_DF papers, and at most ANCHOR_MAX_SHARE of them, use ("GRPO" among 8k
+# NeurIPS abstracts) pins down what the asker means; in a 38-paper corpus no word is rare in that sense.
+ANCHOR_MAX_DF = 5
+ANCHOR_MAX_SHARE = 0.001
 
 
 class TermStats:
@@ -46,6 +51,24 @@ def question_terms(question: str, ignore: Iterable[str] = ()) -> list[str]:
     """The words saying what the question is about (no stopwords, no asking words, no paper names)."""
     skip = _ASKING | {w.lower() for w in ignore}
     return [w for w in content_words(question) if w not in skip and len(w) > 2 and not w.isdigit()]
+
+
+def anchor_terms(question: str, stats: TermStats) -> list[str]:
+    """The question's acronyms and coined names ("GRPO") that almost no loaded paper uses, yet some do. Only words
+    written with capitals count: a rare lowercase word ("crop") too often means something else in the one paper
+    that has it."""
+    words = {part for word in _CASED_WORD.findall(question) for part in word.split("-")
+             if sum(c.isupper() for c in part) >= 2}
+    limit = min(ANCHOR_MAX_DF, ANCHOR_MAX_SHARE * stats.n)
+    return sorted(w.lower() for w in words if 0 < stats.df.get(w.lower()[:PREFIX], 0) <= limit)
+
+
+def anchor_share(anchors: list[str], text: str) -> float:
+    """Share of the anchor words the text contains (0 when there are none)."""
+    if not anchors:
+        return 0.0
+    prefixes = {w[:PREFIX] for w in _words(text)}
+    return sum(a[:PREFIX] in prefixes for a in anchors) / len(anchors)
 
 
 def topic_coverage(terms: list[str], text: str, stats: TermStats) -> float:

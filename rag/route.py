@@ -12,15 +12,17 @@ import numpy as np
 from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.extractive import (
-    detail_support, listing_answer, listing_cutoff, not_stated_answer, refusal, score_for_listing,
+    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, detail_support, listing_answer, listing_cutoff, not_stated_answer,
+    refusal, score_for_listing,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent, QuestionKind, classify, coined_terms, listing_topic
-from rag.relevance import question_terms, topic_coverage
+from rag.relevance import anchor_share, anchor_terms, question_terms, topic_coverage
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
+from store.paper import Paper
 
 if TYPE_CHECKING:
     from rag.chat import PaperChat
@@ -211,11 +213,17 @@ class QuestionRouter:
                     known.add(pid)
         sentences = self.chat.store.sentences(list(known))
         terms, stats = question_terms(question), self.chat.term_stats
-        scored = score_for_listing(queries, hits, sentences, coverage=lambda paper: topic_coverage(terms, paper.text, stats))
+        anchors = anchor_terms(question, stats)
+
+        def bonus(paper: Paper) -> float:
+            return (WHICH_COVERAGE_WEIGHT * topic_coverage(terms, paper.text, stats)
+                    + WHICH_ANCHOR_WEIGHT * anchor_share(anchors, paper.text))
+
+        scored = score_for_listing(queries, hits, sentences, bonus)
         listed = listing_cutoff(scored)
         if not listed:
             return refusal(hits, near=self.min_rel * 0.75)
-        return listing_answer(listed, [x.hit for x in scored])
+        return listing_answer(listed, scored)
 
     # ---- comparisons ----
     def compared_papers(self, question: str, intent: Intent, pinned: list[str],

@@ -1,0 +1,46 @@
+"""'Which papers' lists: rare acronyms pin the topic in a large corpus; a capped list says how many more matched."""
+
+from __future__ import annotations
+
+from rag.extractive import WHICH_MAX_PAPERS, ListedPaper, listing_answer
+from rag.relevance import TermStats, anchor_share, anchor_terms
+from rag.retrieve import PaperHit
+from store.paper import Paper
+
+QUESTION = "Which papers introduce a variant of group relative policy optimization (GRPO) for crop yield?"
+
+
+def _corpus(n: int) -> list[str]:
+    texts = [f"We study policy optimization for control task {i} with a new group of baselines." for i in range(n)]
+    texts[0] = "We introduce Sync-GRPO, a reinforcement learning method with an ensemble reward."
+    texts[1] = "Trackers crop the search region around the target before matching."
+    return texts
+
+
+def test_rare_acronym_is_an_anchor_in_a_large_corpus():
+    stats = TermStats(_corpus(2000))
+    assert anchor_terms(QUESTION, stats) == ["grpo"]  # "crop" is as rare, but lowercase: not an anchor
+    assert anchor_share(["grpo"], _corpus(2000)[0]) == 1.0
+    assert anchor_share(["grpo"], _corpus(2000)[2]) == 0.0
+
+
+def test_no_anchor_in_a_small_corpus_or_for_a_common_acronym():
+    assert anchor_terms(QUESTION, TermStats(_corpus(38))) == []  # one paper of 38 is not rare
+    common = _corpus(2000)
+    common[2:10] = ["GRPO again, in another paper."] * 8
+    assert anchor_terms(QUESTION, TermStats(common)) == []
+
+
+def _listed(i: int, score: float) -> ListedPaper:
+    paper = Paper(paper_id=f"p{i}", name=f"Paper{i}", title=f"Paper{i}", abstract="x", text="x",
+                  source="s.jsonl", ordinal=i)
+    return ListedPaper(PaperHit(paper), score, f"Sentence {i} on the topic.")
+
+
+def test_a_capped_list_says_how_many_cleared_the_cut_off():
+    scored = [_listed(i, 0.95 - 0.005 * i) for i in range(20)]
+    answer = listing_answer(scored[:WHICH_MAX_PAPERS], scored)
+    assert answer.text.startswith(f"Found 20 papers above the relevance cut-off; the {WHICH_MAX_PAPERS} strongest")
+    assert len(answer.citations) == WHICH_MAX_PAPERS
+    short = listing_answer(scored[:3], scored[:3])
+    assert short.text.startswith("Found 3 papers:")
