@@ -44,6 +44,11 @@ SIDE_COVERAGE_WEIGHT = 0.5
 # (calibrated on bench/questions.jsonl with distractors: off-topic questions score below, real ones above).
 COVERAGE_WEIGHT = 0.3
 ANSWERABLE = 0.75
+# Below ANSWERABLE, a paper still answers when it stands clear of every other candidate: at least CLEAR_MIN, and
+# CLEAR_MARGIN above the runner-up. A long two-part question matches its paper's sentences only loosely (MiniLM
+# cosines near 0.45), while off-topic questions spread their best scores over several near-equal papers.
+CLEAR_MIN = 0.62
+CLEAR_MARGIN = 0.1
 # A second paper is cited for an unnamed question only when it scores this close to the best.
 CITE_MARGIN = 0.05
 # Candidates rescored on all their sentences.
@@ -195,9 +200,11 @@ class QuestionRouter:
             scored.append((hit.relevance + coverage_weight * topic_coverage(terms, hit.paper.text, stats), hit))
         scored.sort(key=lambda x: x[0], reverse=True)
         top = scored[0][0]
-        if top < ANSWERABLE or scored[0][1].relevance < self.min_rel:
+        runner_up = scored[1][0] if len(scored) > 1 else 0.0
+        clear_winner = top >= CLEAR_MIN and top - runner_up >= CLEAR_MARGIN
+        if (top < ANSWERABLE and not clear_winner) or scored[0][1].relevance < self.min_rel:
             return []
-        return [h for score, h in scored if score >= max(ANSWERABLE, top - margin)][:MAX_NAMED]
+        return [h for score, h in scored if score >= min(top, max(ANSWERABLE, top - margin))][:MAX_NAMED]
 
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
