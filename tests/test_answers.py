@@ -178,6 +178,15 @@ def test_off_topic_questions_are_refused(seed_chat, question):
     assert answer.text.startswith("The loaded papers do not cover this question.")
 
 
+def test_long_two_part_question_about_a_described_paper_is_answered(seed_chat):
+    """Its sentences match the question only loosely, but one paper stands clear of the rest: no refusal."""
+    answer = seed_chat.ask("Why is predictive coding argued to learn more efficiently than backprop, "
+                           "and in which kinds of networks is the gap largest?")
+    assert not answer.refused
+    assert answer.citations[0].paper.name == "Target alignment"
+    assert "deep, narrow and pre-trained" in answer.text
+
+
 # ---- names ----
 @pytest.mark.parametrize("question, name", [
     ("pipe fsdp: how does it choose the FSDP and pipeline-parallel degrees for a given cluster?", PIPEFSDP),
