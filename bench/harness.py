@@ -9,6 +9,7 @@ import re
 import resource
 import statistics
 import sys
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -149,3 +150,25 @@ def quiet_libraries() -> None:
     overridden = sorted(v for v in os.environ if v.startswith("PAPERCHAT_") and v != "PAPERCHAT_BENCH_DIR")
     if overridden:
         print(f"note: settings from the environment apply: {', '.join(overridden)}", file=sys.stderr)
+
+
+def timed(fn, questions: list[tuple[str, str]], reset) -> tuple[list[float], int]:
+    """Durations of ``fn(question)`` and how often the gold paper was among its results."""
+    durations, found = [], 0
+    for question, gold in questions:
+        reset()
+        start = time.perf_counter()
+        paper_ids = fn(question)
+        durations.append(time.perf_counter() - start)
+        found += gold in paper_ids
+    return durations, found
+
+
+def startup_seconds(chat) -> tuple[float, float]:
+    """Seconds to load the catalog, then the retriever (BM25): what a new process pays before its first answer."""
+    start = time.perf_counter()
+    chat.catalog
+    catalog_s = time.perf_counter() - start
+    start = time.perf_counter()
+    chat.retriever
+    return catalog_s, time.perf_counter() - start

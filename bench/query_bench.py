@@ -19,7 +19,7 @@ from pathlib import Path
 
 from harness import (
     WORK_DIR, machine, mean, peak_rss_mb, percentile, print_table, quiet_libraries, read_records,
-    summary_ms, title_questions, write_subset,
+    startup_seconds, summary_ms, timed, title_questions, write_subset,
 )
 
 
@@ -42,18 +42,6 @@ def _progress(done: int, total: int, message: str) -> None:
     print(f"  {message} ({machine()})", flush=True)
 
 
-def timed(fn, questions: list[tuple[str, str]], reset) -> tuple[list[float], int]:
-    """Durations of ``fn(question)`` and how often the gold paper was among its results."""
-    durations, found = [], 0
-    for question, gold in questions:
-        reset()
-        start = time.perf_counter()
-        paper_ids = fn(question)
-        durations.append(time.perf_counter() - start)
-        found += gold in paper_ids
-    return durations, found
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--limit", type=int, help="Papers in the store (evenly spaced sample); default all.")
@@ -71,12 +59,7 @@ def main() -> None:
     warmup = title_questions(records, 5, seed=1)
 
     # ---- what a new process pays before its first answer ----
-    start = time.perf_counter()
-    chat.catalog
-    catalog_s = time.perf_counter() - start
-    start = time.perf_counter()
-    chat.retriever
-    retriever_s = time.perf_counter() - start
+    catalog_s, retriever_s = startup_seconds(chat)
 
     from llama_index.core import VectorStoreIndex
     from llama_index.vector_stores.chroma import ChromaVectorStore

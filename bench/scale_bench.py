@@ -23,8 +23,8 @@ import urllib.request
 from pathlib import Path
 
 from harness import (
-    WORK_DIR, dir_size_mb, machine, peak_rss_mb, print_table, process_rss_mb, quiet_libraries, summary_ms,
-    title_questions,
+    WORK_DIR, dir_size_mb, machine, peak_rss_mb, print_table, process_rss_mb, quiet_libraries, startup_seconds,
+    summary_ms, timed, title_questions,
 )
 
 DEFAULT_CORPUS = WORK_DIR / "neurips-100k.jsonl"
@@ -143,28 +143,13 @@ def run(args: argparse.Namespace, host: str, port: int, server: subprocess.Popen
 
     papers = chat.store.paper_count()
     chunks = chat.store.chunk_count()
-    start = time.perf_counter()
-    chat.catalog
-    catalog_s = time.perf_counter() - start
-    start = time.perf_counter()
-    chat.retriever
-    retriever_s = time.perf_counter() - start
+    catalog_s, retriever_s = startup_seconds(chat)
 
     questions = title_questions(read_prefix(args.corpus, min(args.limit, papers)), args.questions, seed=0)
     warm = title_questions(read_prefix(args.corpus, min(args.limit, papers)), 5, seed=1)
 
     def reset() -> None:
         chat.embedder._query_cache.clear()
-
-    def timed(fn) -> tuple[list[float], int]:
-        durations, found = [], 0
-        for q, gold in questions:
-            reset()
-            t = time.perf_counter()
-            ids = fn(q)
-            durations.append(time.perf_counter() - t)
-            found += gold in ids
-        return durations, found
 
     def retrieve(q: str) -> set[str]:
         return {h.paper.paper_id for h in chat.retrieve_hits(q)}
@@ -174,8 +159,8 @@ def run(args: argparse.Namespace, host: str, port: int, server: subprocess.Popen
 
     for q, _ in warm:
         retrieve(q), ask(q)
-    retrieval, found_r = timed(retrieve)
-    answers, found_a = timed(ask)
+    retrieval, found_r = timed(retrieve, questions, reset)
+    answers, found_a = timed(ask, questions, reset)
 
     server_rss = process_rss_mb(server.pid) if server is not None else (float("nan"), float("nan"))
     server_mb = dir_size_mb(args.server_path) if server is not None else float("nan")

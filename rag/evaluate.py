@@ -199,22 +199,30 @@ def _store_has_unjudged(chat, judged: frozenset[str]) -> bool:
     return any(source_of(p.key) not in judged for p in chat.papers())
 
 
-def evaluate(chat, questions: list[EvalQuestion], progress: ProgressFn | None = None) -> EvalReport:
-    """Ask every question (with its history) and score the answers."""
-    report = EvalReport()
+def _score_each(chat, questions: list[EvalQuestion], ask: Callable[[EvalQuestion], tuple[list[str], list[str], bool, str]],
+                progress: ProgressFn | None, baseline: bool = False) -> EvalReport:
+    """Time ``ask(question) -> (ranking, cited, refused, answer kind)`` on every question and score it."""
+    report = EvalReport(baseline=baseline)
     judged = judged_sources(questions)
     store_unjudged = _store_has_unjudged(chat, judged)
     for i, q in enumerate(questions):
         if progress:
             progress(i, len(questions), q)
         start = time.perf_counter()
-        answer = chat.ask(q.question, history=list(q.history))
-        seconds = time.perf_counter() - start
-        cited = list(dict.fromkeys(c.paper.key for c in answer.citations))
-        ranking = list(dict.fromkeys(cited + [p.key for p in answer.papers]))
-        report.results.append(_result(q, ranking, cited, judged, store_unjudged, refused=answer.refused,
-                                      answer_kind=answer.kind, seconds=seconds))
+        ranking, cited, refused, kind = ask(q)
+        report.results.append(_result(q, ranking, cited, judged, store_unjudged, refused=refused, answer_kind=kind,
+                                      seconds=time.perf_counter() - start))
     return report
+
+
+def evaluate(chat, questions: list[EvalQuestion], progress: ProgressFn | None = None) -> EvalReport:
+    """Ask every question (with its history) and score the answers."""
+    def ask(q: EvalQuestion) -> tuple[list[str], list[str], bool, str]:
+        answer = chat.ask(q.question, history=list(q.history))
+        cited = list(dict.fromkeys(c.paper.key for c in answer.citations))
+        return list(dict.fromkeys(cited + [p.key for p in answer.papers])), cited, answer.refused, answer.kind
+
+    return _score_each(chat, questions, ask, progress)
 
 
 def evaluate_baseline(chat, questions: list[EvalQuestion], k: int = 10,
@@ -227,15 +235,10 @@ def evaluate_baseline(chat, questions: list[EvalQuestion], k: int = 10,
     index = VectorStoreIndex.from_vector_store(ChromaVectorStore(chroma_collection=chat.store.chunks),
                                                embed_model=chat.embedder)
     retriever = index.as_retriever(similarity_top_k=k)
-    report = EvalReport(baseline=True)
-    judged = judged_sources(questions)
-    store_unjudged = _store_has_unjudged(chat, judged)
-    for i, q in enumerate(questions):
-        if progress:
-            progress(i, len(questions), q)
-        start = time.perf_counter()
+
+    def ask(q: EvalQuestion) -> tuple[list[str], list[str], bool, str]:
         nodes = retriever.retrieve(q.question)
         keys = [f"{n.node.metadata.get('source')}#{n.node.metadata.get('ordinal')}" for n in nodes]
-        ranking = list(dict.fromkeys(keys))
-        report.results.append(_result(q, ranking, [], judged, store_unjudged, seconds=time.perf_counter() - start))
-    return report
+        return list(dict.fromkeys(keys)), [], False, ""
+
+    return _score_each(chat, questions, ask, progress, baseline=True)

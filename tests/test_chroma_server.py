@@ -5,37 +5,21 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from rag import PaperChat
 from store.errors import PaperChatError
+from tests.servers import free_port, serving
 
 CHROMA = Path(sys.executable).parent / "chroma"
 REPO = Path(__file__).resolve().parent.parent
 SEEDS = REPO / "data"
 START_TIMEOUT = 30.0
 NAMED_QUESTION = "What does PipeFSDP improve over TorchTitan, and by how much in MFU and memory?"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _heartbeat(port: int) -> bool:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/v2/heartbeat", timeout=1) as resp:
-            return resp.status == 200
-    except OSError:
-        return False
 
 
 @pytest.fixture(scope="module")
@@ -45,26 +29,9 @@ def chroma_server(tmp_path_factory):
         pytest.skip(f"no chroma executable next to {sys.executable}")
     base = tmp_path_factory.mktemp("chroma-server")
     port = free_port()
-    log = (base / "server.log").open("wb")
-    proc = subprocess.Popen(
-        [str(CHROMA), "run", "--path", str(base / "db"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while not _heartbeat(port):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"chroma run did not come up: {(base / 'server.log').read_text()[-2000:]}")
-            time.sleep(0.2)
+    cmd = [str(CHROMA), "run", "--path", str(base / "db"), "--host", "127.0.0.1", "--port", str(port)]
+    with serving(cmd, base / "server.log", f"http://127.0.0.1:{port}/api/v2/heartbeat", START_TIMEOUT):
         yield {"host": "127.0.0.1", "port": port, "path": base / "db"}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 def _client_chat(server: dict, store_dir: Path, seed_store_dir: Path | None = None, **overrides) -> PaperChat:

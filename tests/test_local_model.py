@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import importlib.util
-import socket
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 from llama_index.core.llms import ChatMessage
 from llama_index.llms.openai_like import OpenAILike
+
+from tests.servers import free_port, serving
 
 ROOT = Path(__file__).resolve().parents[1]
 MODULE = ROOT / "rag" / "local_model.py"
@@ -31,43 +30,15 @@ needs_local_model = pytest.mark.skipif(
 )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def local_server(tmp_path_factory):
     log = tmp_path_factory.mktemp("local_model") / "server.log"
-    port = _free_port()
+    port = free_port()
     # Same as `python -c "from rag.local_model import serve_local_model; serve_local_model(port=...)"`,
     # but run as a script so the subprocess does not import rag/__init__.py.
     cmd = [sys.executable, str(MODULE), "--port", str(port)]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + READY_TIMEOUT
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"local model server exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
-            try:
-                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"local model server not ready after {READY_TIMEOUT}s:\n{log.read_text()[-3000:]}")
-            time.sleep(0.2)
-        yield f"{base}/v1"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with serving(cmd, log, f"http://127.0.0.1:{port}/health", READY_TIMEOUT, cwd=ROOT):
+        yield f"http://127.0.0.1:{port}/v1"
 
 
 def _llm(api_base: str) -> OpenAILike:
