@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from rag.catalog import PaperCatalog
 from rag.extractive import content_words
+from rag.intent import WHICH_QUESTION
 from store.paper import Paper
 
 History = Sequence[tuple[str, str]]
@@ -26,7 +27,6 @@ _SINGULAR = re.compile(
 _PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them)\b", re.I)
 _THEY = re.compile(r"\b(?:they|their)\b", re.I)
 _LIST_ANSWER = re.compile(r"^Found \d+ papers|^\|\s*Paper\s*\|", re.M)
-_WHICH_PAPERS = re.compile(r"^\W*(?:which|what)\s+(?:\w+\s+){0,2}(?:papers|works|studies)\b", re.I)
 _MAX_PLURAL = 3
 
 
@@ -116,7 +116,7 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
         return Resolution(_replace(question, singular, name), [paper])
 
     they = _THEY.search(question)
-    if they and they.start() < first_named and not _WHICH_PAPERS.search(question):
+    if they and they.start() < first_named and not WHICH_QUESTION.search(question):
         papers = focus[:_MAX_PLURAL] if listing and len(focus) > 1 else focus[:1]
         return Resolution(f"{_join_names(papers)}: {question}", papers)
     return Resolution(question)

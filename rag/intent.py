@@ -20,7 +20,7 @@ _COMPARE_CUE = re.compile(
     r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper))\b",
     re.I,
 )
-_WHICH = re.compile(
+WHICH_QUESTION = re.compile(
     r"^\W*(?:(?:which|what)\s+(?:\w+\s+){0,2}(?:papers|works|studies|articles)\b"
     r"|(?:list|find|show|name)\b.*\b(?:papers|works|studies)\b"
     r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b)"
@@ -77,7 +77,7 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
     mentions = catalog.mentions(question)
     named = list(dict.fromkeys(pid for _, _, pid in mentions))
     details = asked_details(question)
-    if _WHICH.search(question) and len(named) < 2:
+    if WHICH_QUESTION.search(question) and len(named) < 2:
         return Intent(QuestionKind.WHICH, named, details=details)
     described = described_sides(question, mentions) if _COMPARE_CUE.search(question) or len(named) >= 2 else []
     if len(named) + len(described) >= 2:

@@ -8,15 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.ui_server import running_app
+from tests.ui_server import KELP_RECORD, running_app
 
 PIPEFSDP_QUESTION = "What does PipeFSDP improve over TorchTitan?"
-NEW_PAPER = {
-    "title": "KelpSeg: segmenting kelp forests in satellite images",
-    "abstract": "KelpSeg segments kelp forests in multispectral satellite images with a lightweight U-Net and a "
-                "new labelled dataset of 4,000 coastal scenes from three continents.",
-    "year": 2024, "venue": "CVPR",
-}
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +104,7 @@ def test_ingest_endpoint_adds_papers_and_reports_bad_lines(served, tmp_path):
 
     before = len(served.client.predict(api_name="/papers"))
     upload = tmp_path / "kelp papers.jsonl"
-    upload.write_text(json.dumps(NEW_PAPER) + "\n{broken\n")
+    upload.write_text(json.dumps(KELP_RECORD) + "\n{broken\n")
     report, header, *_ = served.client.predict([handle_file(str(upload))], api_name="/ingest")
     assert "1 added" in report and "1 rejected" in report
     assert "<td>2</td>" in report and "invalid JSON" in report
@@ -186,7 +180,7 @@ def test_paper_map_is_cached_per_ingest(seed_chat, tmp_path):
     stamp = cache.stat().st_mtime_ns
     assert seed_chat.paper_map() == coords and cache.stat().st_mtime_ns == stamp  # read, not recomputed
     upload = tmp_path / "new.jsonl"
-    upload.write_text(json.dumps(NEW_PAPER) + "\n")
+    upload.write_text(json.dumps(KELP_RECORD) + "\n")
     seed_chat.ingest([upload])
     assert len(seed_chat.paper_map()) == 39
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui_server import running_app
+from tests.ui_server import KELP_RECORD, running_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -35,12 +35,6 @@ XSS_RECORD = {
                 "<script>window.__pwned=1</script> It runs in real time on embedded hardware and "
                 "<img src=x onerror=\"window.__pwned=1\"> improves recall by 12 points over prior detectors.",
     "year": 2025, "venue": "ICRA",
-}
-KELP_RECORD = {
-    "title": "KelpSeg: segmenting kelp forests in satellite images",
-    "abstract": "KelpSeg segments kelp forests in multispectral satellite images with a lightweight U-Net and "
-                "a new labelled dataset of 4,000 coastal scenes from three continents.",
-    "year": 2024, "venue": "CVPR",
 }
 
 

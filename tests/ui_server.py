@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import contextlib
-import socket
 from collections.abc import Iterator
 from typing import Any
 
+from tests.servers import free_port
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+# A new paper to upload through the UI (not in the seeds).
+KELP_RECORD = {
+    "title": "KelpSeg: segmenting kelp forests in satellite images",
+    "abstract": "KelpSeg segments kelp forests in multispectral satellite images with a lightweight U-Net and a "
+                "new labelled dataset of 4,000 coastal scenes from three continents.",
+    "year": 2024, "venue": "CVPR",
+}
 
 
 @contextlib.contextmanager
