@@ -199,6 +199,9 @@ WHICH_ANCHOR_WEIGHT = 0.3
 WHICH_MAX_PAPERS = 12
 # When every candidate is above the floor, the last one counts as dropping this far below it.
 WHICH_FLOOR_GAP = 0.2
+# The list is never cut between two papers scoring this much: a paper matching the question almost word for word
+# makes the drop after it the largest, though the next paper is plainly on the topic too.
+WHICH_SURE = 0.85
 
 
 @dataclass
@@ -230,14 +233,14 @@ def listing_cutoff(scored: list[ListedPaper], min_score: float = WHICH_MIN_RELEV
                    limit: int = WHICH_MAX_PAPERS) -> list[ListedPaper]:
     """The papers that match well enough to list: those above an absolute floor, cut at the largest drop in score
     (the natural break between the papers on the topic and the rest; the drop to the first paper under the floor
-    counts too)."""
+    counts too), but not before a paper scoring WHICH_SURE or more."""
     above = [x for x in scored if x.score >= min_score][:limit]
     if not above:
         return []
     after = scored[len(above)].score if len(scored) > len(above) else min_score - WHICH_FLOOR_GAP
     scores = [x.score for x in above] + [min(after, min_score)]
     drops = [scores[i] - scores[i + 1] for i in range(len(above))]
-    cut = max(range(len(drops)), key=drops.__getitem__)
+    cut = max((i for i in range(len(above)) if scores[i + 1] < WHICH_SURE), key=drops.__getitem__)
     return above[: cut + 1]
 
 

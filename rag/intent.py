@@ -168,14 +168,14 @@ def asked_details(question: str) -> list[DetailAsk]:
         if any(d.wants_number for d in found):
             continue  # "how many GPU hours": already asked for by a specific pattern
         words = []
-        for word in match.group(1).lower().split():
-            if word in _AUXILIARY:
+        for word in match.group(1).split():  # the asker's casing is kept for the answer ("GPUs")
+            if word.lower() in _AUXILIARY:
                 break
-            if word not in _FILLER:
+            if word.lower() not in _FILLER:
                 words.append(word)
         if words:
             noun = words[-1]
-            found.append(DetailAsk(f"number of {noun}", (_stem(noun),), True, False))
+            found.append(DetailAsk(f"number of {noun}", (_stem(noun.lower()),), True, False))
     return found
 
 

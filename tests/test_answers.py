@@ -110,6 +110,8 @@ def test_question_kinds_and_compared_sides(seed_chat, question, kind, described)
     ("Which papers evaluate or score the physical realism of AI-generated videos?", {PHYSVISTA, PHYPROBE}),
     ("Which papers estimate 3D or 4D scene geometry or layout from images or video?",
      {"Layout-as-Policy (LaP)", "UniCon3R", UNIFIED_4D}),
+    # PhysVista matches almost word for word; the list must not stop there.
+    ("Which papers propose benchmarks for physical reasoning in VLMs?", {PHYSVISTA, "PhysElite"}),
 ])
 def test_which_papers_lists_every_relevant_paper(seed_chat, question, gold):
     answer = seed_chat.ask(question)
