@@ -17,6 +17,9 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 # A name's hyphenated tail that can be dropped: a size or version ("1K", "8B", "v2") or a generic word ("Bench").
 _SIZE_OR_VERSION = re.compile(r"^(?:v?\d+(?:\.\d+)?[A-Za-z]{0,2}|[A-Za-z]\d+(?:\.\d+)?|bench(?:mark)?|net|data(?:set)?)$", re.I)
 _ACRONYM_IN_PARENS = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,15})\)")
+# A name made of ordinary words ("Graph Neural Networks") names its paper only while at most this many abstracts
+# use the phrase; used by more, it is a topic ("... with graph neural networks?"), not a pointer to one paper.
+MAX_PHRASE_PAPERS = 3
 
 
 def normalise(text: str) -> str:
@@ -49,6 +52,12 @@ def _is_coined(word: str) -> bool:
     """A made-up name (PipeFSDP, ViDiC-1K, P4P), not an ordinary word."""
     inner_caps = any(c.isupper() for c in word[1:])
     return inner_caps or any(c.isdigit() for c in word) or normalise(word) not in _common_words()
+
+
+def is_plain_phrase(name: str) -> bool:
+    """Several words, each an ordinary English word ("Graph Neural Networks", "Phase-Adaptive Fusion")."""
+    words = [w for w in re.split(r"[\s\-]+", name) if w]
+    return len(words) > 1 and all(w.isalpha() and _is_word_like(w.lower()) for w in words)
 
 
 def name_aliases(paper: Paper) -> set[tuple[str, bool]]:
@@ -90,6 +99,9 @@ class PaperCatalog:
         self.papers: dict[str, Paper] = {}
         self._by_alias: dict[str, set[str]] = defaultdict(set)
         self._by_exact: dict[str, set[str]] = defaultdict(set)
+        self._plain: set[str] = set()  # aliases that are phrases of ordinary words
+        self._phrase_papers: dict[str, int] = {}
+        self._normalised_texts: list[str] = []
         self.add(papers)
 
     def add(self, papers: Iterable[Paper]) -> None:
@@ -97,6 +109,11 @@ class PaperCatalog:
             self.papers[paper.paper_id] = paper
             for alias, exact in name_aliases(paper):
                 (self._by_exact if exact else self._by_alias)[alias].add(paper.paper_id)
+            name = _ACRONYM_IN_PARENS.sub("", paper.name).strip()
+            if is_plain_phrase(name):
+                self._plain.add(normalise(name))
+        self._phrase_papers.clear()
+        self._normalised_texts.clear()
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -118,9 +135,19 @@ class PaperCatalog:
         for start in range(len(words)):
             for size in range(min(MAX_NAME_WORDS, len(words) - start), 0, -1):
                 span = [m.group() for m in words[start : start + size]]
-                hits = self._by_alias.get("".join(span).lower(), set())
+                alias = "".join(span).lower()
+                hits = self._by_alias.get(alias, set()) if self._names_a_paper(alias) else set()
                 if size == 1:
                     hits = hits | self._by_exact.get(span[0], set())
                 for pid in hits:
                     found.setdefault(pid, (words[start].start(), words[start + size - 1].end()))
         return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1]))
+
+    def _names_a_paper(self, alias: str) -> bool:
+        if alias not in self._plain:
+            return True
+        if alias not in self._phrase_papers:
+            if not self._normalised_texts:
+                self._normalised_texts = [normalise(p.text) for p in self.papers.values()]
+            self._phrase_papers[alias] = sum(alias in text for text in self._normalised_texts)
+        return self._phrase_papers[alias] <= MAX_PHRASE_PAPERS

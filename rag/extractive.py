@@ -69,10 +69,11 @@ class CitationBuilder:
         return self._numbers[paper.paper_id]
 
 
-def refusal(hits: list[PaperHit], near: float) -> Answer:
-    """The answer when no loaded paper covers the question, naming the closest ones if any are near."""
+def refusal(hits: list[PaperHit], near: float, reason: str = "") -> Answer:
+    """The answer when no loaded paper covers the question (``reason``: how we know, one sentence), naming the
+    closest ones if any are near."""
     closest = [h.paper for h in hits if h.relevance >= near][:3]
-    text = "The loaded papers do not cover this question."
+    text = "The loaded papers do not cover this question." + (f" {reason}" if reason else "")
     if closest:
         text += " The closest papers are: " + "; ".join(f"{p.name} ({p.title})" if p.title != p.name else p.name for p in closest) + "."
     return Answer(text=text, papers=[h.paper for h in hits], refused=True, kind="refusal")

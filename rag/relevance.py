@@ -7,6 +7,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+import Stemmer
+
 from rag.extractive import content_words
 
 # Question words that say what kind of answer is wanted, not what it is about.
@@ -26,6 +28,16 @@ PREFIX = 5
 # NeurIPS abstracts) pins down what the asker means; in a 38-paper corpus no word is rare in that sense.
 ANCHOR_MAX_DF = 5
 ANCHOR_MAX_SHARE = 0.001
+# In a corpus of at least GAP_MIN_PAPERS abstracts, a question word that no abstract uses (nor a spelling variant of
+# it: "retrosynthesis") names a topic the corpus does not hold, and a word at most GAP_RARE_SHARE of them use ("lip",
+# "crop") must appear in the papers that answer: "lip reading from video" is not answered by a video paper. In a
+# smaller corpus an unused word is as often a paraphrase ("photos" for "images"). Calibrated on
+# bench/questions.jsonl with the 8,434 NeurIPS distractors.
+GAP_MIN_PAPERS = 2000
+GAP_RARE_SHARE = 0.0015
+# Words this close to an "or" are alternatives ("hallucinations or jailbreaks"): a paper needs only one of them.
+OR_REACH = 3
+_stem = Stemmer.Stemmer("english").stemWord
 
 
 class TermStats:
@@ -33,9 +45,12 @@ class TermStats:
 
     def __init__(self, texts: Iterable[str]):
         self.df: Counter[str] = Counter()
+        self.stem_df: Counter[str] = Counter()  # by Snowball stem: exact enough to tell "contract" from "control"
         self.n = 0
         for text in texts:
-            self.df.update({w[:PREFIX] for w in _words(text)})
+            words = _words(text)
+            self.df.update({w[:PREFIX] for w in words})
+            self.stem_df.update({_stem(w) for w in words})
             self.n += 1
 
     def idf(self, word: str) -> float:
@@ -85,3 +100,52 @@ def topic_coverage(terms: list[str], text: str, stats: TermStats) -> float:
         if all(p[:PREFIX] in prefixes for p in parts):
             covered += weight
     return covered / total if total else 1.0
+
+
+def stems(text: str) -> set[str]:
+    return {_stem(w) for w in _words(text)}
+
+
+def mentions_term(term: str, text_stems: set[str]) -> bool:
+    """The text uses the word or a shorter form of it ("blurry" ~ "blur", "cheaply" ~ "cheap")."""
+    stem = _stem(term)
+    return stem in text_stems or any(len(s) >= 4 and stem.startswith(s) for s in text_stems)
+
+
+def _spelling_variants(stem: str) -> set[str]:
+    """Every string one edit away ("quantis" ~ "quantiz", "modeling" ~ "modelling")."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    splits = [(stem[:i], stem[i:]) for i in range(len(stem) + 1)]
+    return ({a + b[1:] for a, b in splits if b} | {a + c + b[1:] for a, b in splits if b for c in letters}
+            | {a + c + b for a, b in splits for c in letters} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1})
+
+
+def _alternatives(question: str) -> set[str]:
+    """Words within OR_REACH words of an "or": either side will do."""
+    tokens = _WORD.findall(question.lower())
+    near: set[str] = set()
+    for i, token in enumerate(tokens):
+        if token == "or":
+            near.update(tokens[max(0, i - OR_REACH): i] + tokens[i + 1: i + 1 + OR_REACH])
+    return near
+
+
+def _gap_words(question: str, stats: TermStats) -> list[str]:
+    if stats.n < GAP_MIN_PAPERS:
+        return []
+    skip = _alternatives(question)
+    words = {p for t in question_terms(question) for p in t.split("-") if len(p) > 2 and not any(c.isdigit() for c in p)}
+    return sorted(w for w in words if w not in skip and w in content_words(w) and w not in _ASKING)
+
+
+def absent_terms(question: str, stats: TermStats) -> list[str]:
+    """Question words no loaded abstract uses in any form, in a corpus large enough for that to mean something."""
+    known = stats.stem_df
+    return [w for w in _gap_words(question, stats)
+            if _stem(w) not in known and (len(w) < 5 or _spelling_variants(_stem(w)).isdisjoint(known))]
+
+
+def rare_terms(question: str, stats: TermStats) -> list[str]:
+    """Question words so rare in a large corpus that a paper answering the question must use them."""
+    limit = GAP_RARE_SHARE * stats.n
+    return [w for w in _gap_words(question, stats) if 0 < stats.stem_df.get(_stem(w), 0) <= limit]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -18,7 +18,9 @@ from rag.extractive import (
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent, QuestionKind, classify, coined_terms, listing_topic
-from rag.relevance import anchor_share, anchor_terms, question_terms, topic_coverage
+from rag.relevance import (
+    absent_terms, anchor_share, anchor_terms, mentions_term, question_terms, rare_terms, stems, topic_coverage,
+)
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 History = Sequence[tuple[str, str]]
+T = TypeVar("T")
 
 # Papers a comparison table holds at most.
 MAX_COMPARED = 5
@@ -147,9 +150,10 @@ class QuestionRouter:
         if not pinned:
             pinned = self.mentioned(question, filters)
         hits = self.hits(question, k, filters, pinned)
-        chosen = [h for h in hits if h.named][:MAX_NAMED] if pinned else self.answerable(question, hits)
+        chosen, gap = ([h for h in hits if h.named][:MAX_NAMED], "") if pinned else self.without_gaps(
+            question, self.answerable(question, hits), lambda h: h.paper)
         if not chosen:
-            return refusal(hits, near=self.min_rel * 0.75)
+            return refusal(hits, near=self.min_rel * 0.75, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
         if intent.details:
             main = chosen[0]
@@ -206,6 +210,24 @@ class QuestionRouter:
             return []
         return [h for score, h in scored if score >= min(top, max(ANSWERABLE, top - margin))][:MAX_NAMED]
 
+    def without_gaps(self, question: str, answers: list[T], paper_of: Callable[[T], Paper]) -> tuple[list[T], str]:
+        """The answers that leave no gap in the question's topic, and, when none does, the gap in one sentence.
+
+        In a large corpus, a question word no abstract uses means the topic is absent; a rare one must appear in
+        each paper that answers ("lip reading from video" is not answered by a paper on video alone).
+        """
+        if not answers:
+            return [], ""
+        absent = absent_terms(question, self.chat.term_stats)
+        if absent:
+            return [], f"No loaded paper mentions “{absent[0]}”."
+        rare = rare_terms(question, self.chat.term_stats)
+        kept = [a for a in answers if all(mentions_term(w, stems(paper_of(a).text)) for w in rare)]
+        if kept:
+            return kept, ""
+        missing = next(w for w in rare if not mentions_term(w, stems(paper_of(answers[0]).text)))
+        return [], f"The papers nearest to it never mention “{missing}”."
+
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
         topic = listing_topic(question)
@@ -227,9 +249,9 @@ class QuestionRouter:
                     + WHICH_ANCHOR_WEIGHT * anchor_share(anchors, paper.text))
 
         scored = score_for_listing(queries, hits, sentences, bonus)
-        listed = listing_cutoff(scored)
+        listed, gap = self.without_gaps(question, listing_cutoff(scored), lambda item: item.hit.paper)
         if not listed:
-            return refusal(hits, near=self.min_rel * 0.75)
+            return refusal(hits, near=self.min_rel * 0.75, reason=gap)
         return listing_answer(listed, scored)
 
     # ---- comparisons ----
