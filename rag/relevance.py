@@ -18,7 +18,9 @@ _ASKING = frozenset(
     results based report reports reported make makes give gives kind kinds way ways particular own topic central
     research about many much how why when where who whose whom tell remember know explain describe describes find
     found claim claims claimed actually also each both other one ones either compare compared differ different
-    difference versus better best""".split()
+    difference versus better best whether has have had having its from than over more most can could would should
+    may might must into through during under via within whose yet just only very too some such same others another
+    anything something someone user users""".split()
 )
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _CASED_WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
@@ -28,8 +30,8 @@ PREFIX = 5
 # NeurIPS abstracts) pins down what the asker means; in a 38-paper corpus no word is rare in that sense.
 ANCHOR_MAX_DF = 5
 ANCHOR_MAX_SHARE = 0.001
-# In a corpus of at least GAP_MIN_PAPERS abstracts, a question word that no abstract uses (nor a spelling variant of
-# it: "retrosynthesis") names a topic the corpus does not hold, and a word at most GAP_RARE_SHARE of them use ("lip",
+# In a corpus of at least GAP_MIN_PAPERS abstracts, a question word that no abstract uses in any form
+# ("retrosynthesis") names a topic the corpus does not hold, and a word at most GAP_RARE_SHARE of them use ("lip",
 # "crop") must appear in the papers that answer: "lip reading from video" is not answered by a video paper. In a
 # smaller corpus an unused word is as often a paraphrase ("photos" for "images"). Calibrated on
 # bench/questions.jsonl with the 8,434 NeurIPS distractors.
@@ -37,7 +39,12 @@ GAP_MIN_PAPERS = 2000
 GAP_RARE_SHARE = 0.0015
 # Words this close to an "or" are alternatives ("hallucinations or jailbreaks"): a paper needs only one of them.
 OR_REACH = 3
-_stem = Stemmer.Stemmer("english").stemWord
+_snowball = Stemmer.Stemmer("english").stemWord
+
+
+def _stem(word: str) -> str:
+    """Snowball stem, spelled one way for British and American English ("quantisation" ~ "quantization")."""
+    return _snowball(word).replace("z", "s").replace("our", "or")
 
 
 class TermStats:
@@ -57,9 +64,15 @@ class TermStats:
         return math.log((self.n + 1) / (self.df.get(word[:PREFIX], 0) + 1)) + 0.1
 
 
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
 def _words(text: str) -> set[str]:
+    """Lower-cased words, with the parts of hyphenated words and of coined names ("PhyProbe": "phy", "probe")."""
     words = set(_WORD.findall(text.lower()))
-    return words | {part for w in words if "-" in w for part in w.split("-") if part}
+    camel = {part.lower() for w in _CASED_WORD.findall(text) if any(c.isupper() for c in w[1:])
+             for part in _CAMEL_PART.findall(w)}
+    return words | camel | {part for w in words if "-" in w for part in w.split("-") if part}
 
 
 def question_terms(question: str, ignore: Iterable[str] = ()) -> list[str]:
@@ -112,14 +125,6 @@ def mentions_term(term: str, text_stems: set[str]) -> bool:
     return stem in text_stems or any(len(s) >= 4 and stem.startswith(s) for s in text_stems)
 
 
-def _spelling_variants(stem: str) -> set[str]:
-    """Every string one edit away ("quantis" ~ "quantiz", "modeling" ~ "modelling")."""
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    splits = [(stem[:i], stem[i:]) for i in range(len(stem) + 1)]
-    return ({a + b[1:] for a, b in splits if b} | {a + c + b[1:] for a, b in splits if b for c in letters}
-            | {a + c + b for a, b in splits for c in letters} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1})
-
-
 def _alternatives(question: str) -> set[str]:
     """Words within OR_REACH words of an "or": either side will do."""
     tokens = _WORD.findall(question.lower())
@@ -140,9 +145,7 @@ def _gap_words(question: str, stats: TermStats) -> list[str]:
 
 def absent_terms(question: str, stats: TermStats) -> list[str]:
     """Question words no loaded abstract uses in any form, in a corpus large enough for that to mean something."""
-    known = stats.stem_df
-    return [w for w in _gap_words(question, stats)
-            if _stem(w) not in known and (len(w) < 5 or _spelling_variants(_stem(w)).isdisjoint(known))]
+    return [w for w in _gap_words(question, stats) if _stem(w) not in stats.stem_df]
 
 
 def rare_terms(question: str, stats: TermStats) -> list[str]:

@@ -1,0 +1,67 @@
+"""Gaps in a question's topic, judged on the real shared NeurIPS corpus (parsed, not embedded): a word no abstract
+uses means the topic is absent; a rare word must be in the answering paper; small corpora and alternatives are
+left alone; a paper named with ordinary words is a topic once many abstracts use the phrase."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.catalog import PaperCatalog
+from rag.relevance import GAP_MIN_PAPERS, TermStats, absent_terms, mentions_term, rare_terms, stems
+from store.parse import parse_file, parse_jsonl
+from tests.conftest import SEED_FILES, SHARED_CORPUS
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    if not SHARED_CORPUS.is_file():
+        pytest.skip(f"shared corpus not found at {SHARED_CORPUS}")
+    papers = parse_jsonl(SHARED_CORPUS.read_text(encoding="utf-8"), SHARED_CORPUS).papers
+    seeds = [p for path in SEED_FILES for p in parse_file(path).papers]
+    return papers + seeds, seeds
+
+
+@pytest.fixture(scope="module")
+def stats(corpus):
+    return TermStats(p.text for p in corpus[0])
+
+
+def test_a_word_no_abstract_uses_is_an_absent_topic(stats):
+    assert stats.n > GAP_MIN_PAPERS
+    assert absent_terms("Is there work on retrosynthesis planning with large language models?", stats) == [
+        "retrosynthesis"]
+    assert absent_terms("Which papers generate poetry with language models?", stats) == ["poetry"]
+    # British and American spellings are one word; a word every corpus has is never absent.
+    assert absent_terms("Which papers use quantisation to shrink the KV cache?", stats) == []
+    assert absent_terms("Which papers optimise memory usage when training large language models?", stats) == []
+
+
+def test_a_rare_word_must_be_in_the_answering_paper(stats):
+    assert rare_terms("Which papers do lip reading from video?", stats) == ["lip"]
+    assert rare_terms("Which papers predict crop yield from satellite imagery?", stats) == ["crop"]
+    assert rare_terms("Which papers reduce GPU memory when training large language models?", stats) == []
+    video_only = stems("We distill egocentric video features from head motion and IMU readings.")
+    assert not mentions_term("lip", video_only)
+    assert mentions_term("blurry", stems("Motion blur arises from integration over the exposure."))
+    assert mentions_term("cheaply", stems("Inverting a model cheaply is hard."))
+
+
+def test_alternatives_joined_by_or_are_not_each_required(stats):
+    question = "Which papers reduce hallucinations or safety jailbreaks in large vision-language models?"
+    assert rare_terms(question, stats) == [] and absent_terms(question, stats) == []
+
+
+def test_no_gaps_in_a_small_corpus(corpus):
+    seeds = TermStats(p.text for p in corpus[1])
+    assert seeds.n < GAP_MIN_PAPERS
+    # "photos" is in no seed abstract, yet PickMoment answers this: 38 papers say too little to rule anything out.
+    assert absent_terms("Is there work on removing motion blur from photos?", seeds) == []
+    assert rare_terms("Is there work on removing motion blur from photos?", seeds) == []
+
+
+def test_a_name_of_ordinary_words_names_its_paper_only_while_rare(corpus):
+    catalog = PaperCatalog(corpus[0])
+    generic = [catalog.papers[p].name for p in catalog.named_in("Which papers train graph neural networks on molecules?")]
+    assert generic == []  # a distractor is named "Graph Neural Networks"
+    named = [catalog.papers[p].name for p in catalog.named_in("What shortcut does Phase-Adaptive Fusion break?")]
+    assert named == ["Phase-Adaptive Fusion (PAF)"]
