@@ -24,6 +24,11 @@ LEXICAL_WEIGHT = 0.25
 PREFIX_LETTERS = 6
 # A paper joins the answer when its relevance is within this margin of the best one.
 SECOND_PAPER_MARGIN = 0.08
+# A question asking how much ("memory savings", "by how much", "speedup") is best answered by a sentence giving a
+# number: such sentences gain AMOUNT_BONUS when the answer's sentences are picked.
+_AMOUNT_ASK = re.compile(r"\b(?:how (?:much|many|fast|large|big)|by how|savings?|speed-?ups?|faster|slower|reduc\w+"
+                         r"|improve\w*|gains?|accuracy|percent\w*)\b", re.I)
+AMOUNT_BONUS = 0.1
 
 
 def content_words(text: str) -> set[str]:
@@ -44,14 +49,17 @@ class ScoredSentence:
 
 
 def rank_sentences(question_vec: np.ndarray, question: str, sentences: list[tuple[str, object]],
-                   ignore: set[str] = frozenset()) -> list[ScoredSentence]:
-    """Sentences of one paper, best answer to the question first."""
+                   ignore: set[str] = frozenset(), prefer_amounts: bool = False) -> list[ScoredSentence]:
+    """Sentences of one paper, best answer to the question first (``prefer_amounts``: a sentence with a number
+    answers a how-much question best)."""
     q_words = {_prefix(w) for w in content_words(question) - ignore}
+    wants_amount = prefer_amounts and _AMOUNT_ASK.search(question) is not None
     scored = []
     for i, (text, vector) in enumerate(sentences):
         cosine = float(np.dot(question_vec, np.asarray(vector, dtype=np.float32)))
         overlap = len(q_words & {_prefix(w) for w in content_words(text)}) / len(q_words) if q_words else 0.0
-        scored.append(ScoredSentence(i, text, cosine + LEXICAL_WEIGHT * overlap))
+        amount = AMOUNT_BONUS if wants_amount and _QUANTITY.search(text) else 0.0
+        scored.append(ScoredSentence(i, text, cosine + LEXICAL_WEIGHT * overlap + amount))
     return sorted(scored, key=lambda s: s.score, reverse=True)
 
 
@@ -101,7 +109,7 @@ def extractive_answer(
     for rank, hit in enumerate(chosen):
         paper = hit.paper
         ranked = rank_sentences(question_vec, question, sentences.get(paper.paper_id, []),
-                                ignore=content_words(paper.name))
+                                ignore=content_words(paper.name), prefer_amounts=True)
         picked = sorted(ranked[: 2 if rank == 0 else 1], key=lambda s: s.index)
         if not picked:
             continue

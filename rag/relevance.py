@@ -20,7 +20,7 @@ _ASKING = frozenset(
     found claim claims claimed actually also each both other one ones either compare compared differ different
     difference versus better best whether has have had having its from than over more most can could would should
     may might must into through during under via within whose yet just only very too some such same others another
-    anything something someone user users""".split()
+    anything something someone""".split()
 )
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _CASED_WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
