@@ -150,8 +150,12 @@ class QuestionRouter:
         if not pinned:
             pinned = self.mentioned(question, filters)
         hits = self.hits(question, k, filters, pinned)
-        chosen, gap = ([h for h in hits if h.named][:MAX_NAMED], "") if pinned else self.without_gaps(
-            question, self.answerable(question, hits), lambda h: h.paper)
+        if pinned:
+            chosen, gap = [h for h in hits if h.named][:MAX_NAMED], ""
+        else:
+            scored = self.rescore(question, hits)
+            hits = [h for _, h in scored] + hits[len(scored):]  # a refusal names the closest by this score
+            chosen, gap = self.without_gaps(question, self.answerable(scored), lambda h: h.paper)
         if not chosen:
             return refusal(hits, near=self.min_rel * 0.75, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
@@ -182,14 +186,10 @@ class QuestionRouter:
                         return []  # a common term after all: not a pointer to one paper
         return found
 
-    def answerable(self, question: str, hits: list[PaperHit], margin: float = CITE_MARGIN,
-                   coverage_weight: float = COVERAGE_WEIGHT) -> list[PaperHit]:
-        """For a question naming no paper: the papers that answer it, best first, or none (then we refuse).
-
-        Each candidate is rescored on all its sentences, plus COVERAGE_WEIGHT times how much of the question's
-        topic (rare terms weighing more) its abstract covers; those at ANSWERABLE or more and within CITE_MARGIN
-        of the best are kept.
-        """
+    def rescore(self, question: str, hits: list[PaperHit],
+                coverage_weight: float = COVERAGE_WEIGHT) -> list[tuple[float, PaperHit]]:
+        """The first RESCORE_POOL candidates, best first, each scored on all its sentences plus coverage_weight times
+        how much of the question's topic (rare terms weighing more) its abstract covers."""
         pool = hits[:RESCORE_POOL]
         if not pool:
             return []
@@ -202,7 +202,13 @@ class QuestionRouter:
             if vectors:
                 hit.relevance = max(hit.relevance, float(np.max(np.asarray(vectors, dtype=np.float32) @ question_vec)))
             scored.append((hit.relevance + coverage_weight * topic_coverage(terms, hit.paper.text, stats), hit))
-        scored.sort(key=lambda x: x[0], reverse=True)
+        return sorted(scored, key=lambda x: x[0], reverse=True)
+
+    def answerable(self, scored: list[tuple[float, PaperHit]], margin: float = CITE_MARGIN) -> list[PaperHit]:
+        """For a question naming no paper: the rescored candidates that answer it, best first, or none (then we
+        refuse): those at ANSWERABLE or more and within ``margin`` of the best, or one standing clear of the rest."""
+        if not scored:
+            return []
         top = scored[0][0]
         runner_up = scored[1][0] if len(scored) > 1 else 0.0
         clear_winner = top >= CLEAR_MIN and top - runner_up >= CLEAR_MARGIN
@@ -262,7 +268,7 @@ class QuestionRouter:
         for side in intent.described:
             hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in ids]
             named = [h for h in hits if h.named]
-            best = named or self.answerable(side, hits, margin=0.0, coverage_weight=SIDE_COVERAGE_WEIGHT)
+            best = named or self.answerable(self.rescore(side, hits, SIDE_COVERAGE_WEIGHT), margin=0.0)
             if best:
                 ids.append(best[0].paper.paper_id)
         return ids[:MAX_COMPARED]
