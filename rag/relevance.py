@@ -37,8 +37,8 @@ ANCHOR_MAX_SHARE = 0.001
 # bench/questions.jsonl with the 8,434 NeurIPS distractors.
 GAP_MIN_PAPERS = 2000
 GAP_RARE_SHARE = 0.0015
-# Words this close to an "or" are alternatives ("hallucinations or jailbreaks"): a paper needs only one of them.
-OR_REACH = 3
+# Words that end the phrase after an "or" ("images or video from ...").
+_PHRASE_END = frozenset("in on from for with of to by that which who and or as at into via using than".split())
 _snowball = Stemmer.Stemmer("english").stemWord
 
 
@@ -99,19 +99,26 @@ def anchor_share(anchors: list[str], text: str) -> float:
     return sum(a[:PREFIX] in prefixes for a in anchors) / len(anchors)
 
 
-def topic_coverage(terms: list[str], text: str, stats: TermStats) -> float:
+def topic_coverage(terms: list[str], text: str, stats: TermStats, alternatives: list[set[str]] = ()) -> float:
     """Share of the question's terms (weighted by rarity) that the text contains; a hyphenated term counts when
-    all its parts are there ("text-to-music" needs both "text" and "music")."""
+    all its parts are there ("text-to-music" needs both "text" and "music"); terms of one ``alternatives`` group
+    count once, covered by any of them."""
     if not terms:
         return 1.0
     prefixes = {w[:PREFIX] for w in _words(text)}
-    total = covered = 0.0
+    units: dict[int, list[str]] = {}
     for term in terms:
-        parts = [p for p in term.split("-") if len(p) > 2 and p in content_words(p)] or [term]
-        weight = max(stats.idf(p) for p in parts)
+        group = next((i for i, g in enumerate(alternatives) if term in g), len(alternatives) + len(units))
+        units.setdefault(group, []).append(term)
+    total = covered = 0.0
+    for unit in units.values():
+        weight, hit = 0.0, False
+        for term in unit:
+            parts = [p for p in term.split("-") if len(p) > 2 and p in content_words(p)] or [term]
+            weight = max(weight, *(stats.idf(p) for p in parts))
+            hit = hit or all(p[:PREFIX] in prefixes for p in parts)
         total += weight
-        if all(p[:PREFIX] in prefixes for p in parts):
-            covered += weight
+        covered += weight if hit else 0.0
     return covered / total if total else 1.0
 
 
@@ -125,20 +132,29 @@ def mentions_term(term: str, text_stems: set[str]) -> bool:
     return stem in text_stems or any(len(s) >= 4 and stem.startswith(s) for s in text_stems)
 
 
-def _alternatives(question: str) -> set[str]:
-    """Words within OR_REACH words of an "or": either side will do."""
+def alternative_groups(question: str) -> list[set[str]]:
+    """Words an "or" joins, as alternatives a paper needs only one of: the word before it, and the first and last
+    words of the phrase after it ("biology or medicine", "hallucinations or safety jailbreaks")."""
     tokens = _WORD.findall(question.lower())
-    near: set[str] = set()
+    groups = []
     for i, token in enumerate(tokens):
-        if token == "or":
-            near.update(tokens[max(0, i - OR_REACH): i] + tokens[i + 1: i + 1 + OR_REACH])
-    return near
+        if token != "or" or i == 0:
+            continue
+        phrase = []
+        for word in tokens[i + 1:]:
+            if word in _PHRASE_END:
+                break
+            if word not in ("the", "a", "an"):
+                phrase.append(word)
+        if phrase:
+            groups.append({tokens[i - 1], phrase[0], phrase[-1]})
+    return groups
 
 
 def _gap_words(question: str, stats: TermStats) -> list[str]:
     if stats.n < GAP_MIN_PAPERS:
         return []
-    skip = _alternatives(question)
+    skip = set().union(*alternative_groups(question))
     words = {p for t in question_terms(question) for p in t.split("-") if len(p) > 2 and not any(c.isdigit() for c in p)}
     return sorted(w for w in words if w not in skip and w in content_words(w) and w not in _ASKING)
 

@@ -19,7 +19,7 @@ from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve
 from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent, QuestionKind, classify, coined_terms, listing_topic
 from rag.relevance import (
-    absent_terms, anchor_share, anchor_terms, mentions_term, question_terms, rare_terms, stems, topic_coverage,
+    absent_terms, alternative_groups, anchor_share, anchor_terms, mentions_term, question_terms, rare_terms, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -196,12 +196,14 @@ class QuestionRouter:
         question_vec = self._query_vec(question)
         sentences = self.chat.store.sentences([h.paper.paper_id for h in pool])
         terms, stats = question_terms(question), self.chat.term_stats
+        alternatives = alternative_groups(question)
         scored = []
         for hit in pool:
             vectors = [v for _, v in sentences.get(hit.paper.paper_id, [])]
             if vectors:
                 hit.relevance = max(hit.relevance, float(np.max(np.asarray(vectors, dtype=np.float32) @ question_vec)))
-            scored.append((hit.relevance + coverage_weight * topic_coverage(terms, hit.paper.text, stats), hit))
+            coverage = topic_coverage(terms, hit.paper.text, stats, alternatives)
+            scored.append((hit.relevance + coverage_weight * coverage, hit))
         return sorted(scored, key=lambda x: x[0], reverse=True)
 
     def answerable(self, scored: list[tuple[float, PaperHit]], margin: float = CITE_MARGIN) -> list[PaperHit]:
@@ -249,9 +251,10 @@ class QuestionRouter:
         sentences = self.chat.store.sentences(list(known))
         terms, stats = question_terms(question), self.chat.term_stats
         anchors = anchor_terms(question, stats)
+        alternatives = alternative_groups(question)
 
         def bonus(paper: Paper) -> float:
-            return (WHICH_COVERAGE_WEIGHT * topic_coverage(terms, paper.text, stats)
+            return (WHICH_COVERAGE_WEIGHT * topic_coverage(terms, paper.text, stats, alternatives)
                     + WHICH_ANCHOR_WEIGHT * anchor_share(anchors, paper.text))
 
         scored = score_for_listing(queries, hits, sentences, bonus)

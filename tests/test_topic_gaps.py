@@ -65,3 +65,16 @@ def test_a_name_of_ordinary_words_names_its_paper_only_while_rare(corpus):
     assert generic == []  # a distractor is named "Graph Neural Networks"
     named = [catalog.papers[p].name for p in catalog.named_in("What shortcut does Phase-Adaptive Fusion break?")]
     assert named == ["Phase-Adaptive Fusion (PAF)"]
+
+
+def test_or_joins_alternatives_a_paper_needs_only_one_of(stats):
+    from rag.relevance import alternative_groups, question_terms, topic_coverage
+
+    question = "Which papers build benchmarks in biology or medicine?"
+    assert alternative_groups(question) == [{"biology", "medicine"}]
+    pathology = "We build a benchmark of medical pathology images for multimodal models."
+    terms = question_terms(question)
+    either = topic_coverage(terms, pathology, stats, alternative_groups(question))
+    both = topic_coverage(terms, pathology, stats)
+    assert either == 1.0 and both < 0.75  # "medicine" (medical) alone answers "biology or medicine"
+    assert alternative_groups("Which papers estimate 3D scene layout from images or video?") == [{"images", "video"}]
