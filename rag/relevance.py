@@ -6,6 +6,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 import Stemmer
 
@@ -42,6 +43,7 @@ _PHRASE_END = frozenset("in on from for with of to by that which who and or as a
 _snowball = Stemmer.Stemmer("english").stemWord
 
 
+@lru_cache(maxsize=1 << 18)  # a corpus has far fewer distinct words than words
 def _stem(word: str) -> str:
     """Snowball stem, spelled one way for British and American English ("quantisation" ~ "quantization")."""
     return _snowball(word).replace("z", "s").replace("our", "or")
