@@ -38,6 +38,8 @@ ANCHOR_MAX_SHARE = 0.001
 # bench/questions.jsonl with the 8,434 NeurIPS distractors.
 GAP_MIN_PAPERS = 2000
 GAP_RARE_SHARE = 0.0015
+# Words this long that are one typo from a corpus word are taken for that word, not for an absent topic.
+TYPO_MIN_LETTERS = 7
 # Words that end the phrase after an "or" ("images or video from ...").
 _PHRASE_END = frozenset("in on from for with of to by that which who and or as at into via using than".split())
 _snowball = Stemmer.Stemmer("english").stemWord
@@ -161,9 +163,21 @@ def _gap_words(question: str, stats: TermStats) -> list[str]:
     return sorted(w for w in words if w not in skip and w in content_words(w) and w not in _ASKING)
 
 
+def _one_edit_away(word: str) -> set[str]:
+    """Every string one typo from the word: a letter dropped, changed, added, or two swapped."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return ({a + b[1:] for a, b in splits if b} | {a + c + b[1:] for a, b in splits if b for c in letters}
+            | {a + c + b for a, b in splits for c in letters} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1})
+
+
 def absent_terms(question: str, stats: TermStats) -> list[str]:
-    """Question words no loaded abstract uses in any form, in a corpus large enough for that to mean something."""
-    return [w for w in _gap_words(question, stats) if _stem(w) not in stats.stem_df]
+    """Question words no loaded abstract uses in any form, in a corpus large enough for that to mean something. A
+    long word one typo from a word the corpus uses ("hallucinaton") is a typo, not an absent topic."""
+    known = stats.stem_df
+    return [w for w in _gap_words(question, stats)
+            if _stem(w) not in known
+            and (len(w) < TYPO_MIN_LETTERS or not any(_stem(v) in known for v in _one_edit_away(w)))]
 
 
 def rare_terms(question: str, stats: TermStats) -> list[str]:

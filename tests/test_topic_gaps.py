@@ -78,3 +78,8 @@ def test_or_joins_alternatives_a_paper_needs_only_one_of(stats):
     both = topic_coverage(terms, pathology, stats)
     assert either == 1.0 and both < 0.75  # "medicine" (medical) alone answers "biology or medicine"
     assert alternative_groups("Which papers estimate 3D scene layout from images or video?") == [{"images", "video"}]
+
+
+def test_a_typo_is_not_an_absent_topic(stats):
+    assert absent_terms("Which papers reduce hallucinaton in vision-language models?", stats) == []
+    assert absent_terms("Which papers study retrosynthesis?", stats) == ["retrosynthesis"]
