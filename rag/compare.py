@@ -282,7 +282,7 @@ def compare_papers(
     other_names = set().union(*(content_words(p.name) for p in papers))
     for paper in papers:
         own = sentences.get(paper.paper_id, [])
-        ranked = [r for r in rank_sentences(question_vec, question, own, ignore=other_names, prefer_amounts=True)
+        ranked = [r for r in rank_sentences(question_vec, question, own, ignore=other_names, answering=True)
                   if not _BOILERPLATE.search(r.text)]
         best = ranked[0].text if ranked else (own[0][0] if own else paper.text)
         n = cites.cite(paper, best)

@@ -14,6 +14,7 @@ from rag.intent import DetailAsk
 from rag.retrieve import PaperHit
 from rag.types import Answer, Citation
 from store.naming import _is_common as _is_everyday_acronym
+from store.naming import defined_acronyms
 from store.paper import Paper
 
 _WORD = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+)*")
@@ -49,15 +50,19 @@ class ScoredSentence:
 
 
 def rank_sentences(question_vec: np.ndarray, question: str, sentences: list[tuple[str, object]],
-                   ignore: set[str] = frozenset(), prefer_amounts: bool = False) -> list[ScoredSentence]:
-    """Sentences of one paper, best answer to the question first (``prefer_amounts``: a sentence with a number
-    answers a how-much question best)."""
+                   ignore: set[str] = frozenset(), answering: bool = False) -> list[ScoredSentence]:
+    """Sentences of one paper, best answer to the question first. ``answering``: picking what an answer quotes, not
+    scoring the paper; a sentence with a number answers a how-much question best, and an acronym the abstract
+    defined stands for its long form ("learning in PC is more efficient than BP" is about predictive coding)."""
     q_words = {_prefix(w) for w in content_words(question) - ignore}
-    wants_amount = prefer_amounts and _AMOUNT_ASK.search(question) is not None
+    wants_amount = answering and _AMOUNT_ASK.search(question) is not None
+    defined = defined_acronyms(" ".join(t for t, _ in sentences)) if answering else {}
+    acronyms = {re.compile(rf"\b{re.escape(a)}s?\b"): content_words(long) for a, long in defined.items()}
     scored = []
     for i, (text, vector) in enumerate(sentences):
         cosine = float(np.dot(question_vec, np.asarray(vector, dtype=np.float32)))
-        overlap = len(q_words & {_prefix(w) for w in content_words(text)}) / len(q_words) if q_words else 0.0
+        words = content_words(text).union(*(long for a, long in acronyms.items() if a.search(text)))
+        overlap = len(q_words & {_prefix(w) for w in words}) / len(q_words) if q_words else 0.0
         amount = AMOUNT_BONUS if wants_amount and _QUANTITY.search(text) else 0.0
         scored.append(ScoredSentence(i, text, cosine + LEXICAL_WEIGHT * overlap + amount))
     return sorted(scored, key=lambda s: s.score, reverse=True)
@@ -109,7 +114,7 @@ def extractive_answer(
     for rank, hit in enumerate(chosen):
         paper = hit.paper
         ranked = rank_sentences(question_vec, question, sentences.get(paper.paper_id, []),
-                                ignore=content_words(paper.name), prefer_amounts=True)
+                                ignore=content_words(paper.name), answering=True)
         picked = sorted(ranked[: 2 if rank == 0 else 1], key=lambda s: s.index)
         if not picked:
             continue
@@ -181,7 +186,7 @@ def not_stated_answer(
 ) -> Answer:
     """Says plainly which asked-for details the paper's abstract does not state, then what it does say; cited."""
     paper = hit.paper
-    ranked = rank_sentences(question_vec, question, sentences, ignore=content_words(paper.name))
+    ranked = rank_sentences(question_vec, question, sentences, ignore=content_words(paper.name), answering=True)
     closest = ranked[0].text if ranked else paper.text
     cites = CitationBuilder()
     n = cites.cite(paper, closest)

@@ -20,7 +20,7 @@ _ASKING = frozenset(
     research about many much how why when where who whose whom tell remember know explain describe describes find
     found claim claims claimed actually also each both other one ones either compare compared differ different
     difference versus better best whether has have had having its from than over more most can could would should
-    may might must into through during under via within whose yet just only very too some such same others another
+    may might must into through during under via within yet just only very too some such same others another
     anything something someone""".split()
 )
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -127,6 +127,7 @@ def topic_coverage(terms: list[str], text: str, stats: TermStats, alternatives: 
 
 
 def stems(text: str) -> set[str]:
+    """The stems of a text's words, for ``mentions_term``."""
     return {_stem(w) for w in _words(text)}
 
 

@@ -206,9 +206,24 @@ def _initials_match(words: list[str], acronym: str) -> list[str] | None:
     if not letters or len(letters) > len(parts):
         return None
     tail = parts[-len(letters):]
-    if [c for _, c in tail] != letters or (tail[0][0] > 0 and tail[0][0] == parts[-len(letters) - 1][0]):
+    split_word = len(parts) > len(letters) and tail[0][0] == parts[-len(letters) - 1][0]  # "Co-Training (T)"
+    if [c for _, c in tail] != letters or (tail[0][0] > 0 and split_word):
         return None
     return words[tail[0][0]:]
+
+
+_DEFINITION = re.compile(r"((?:[\w\-/]+\s+){1,8})\(([A-Za-z][A-Za-z0-9\-]{1,10}?)s?\)")
+
+
+def defined_acronyms(text: str) -> dict[str, str]:
+    """The acronyms a text defines, with their long forms: 'Predictive Coding (PC)' -> {'PC': 'Predictive Coding'}."""
+    found = {}
+    for match in _DEFINITION.finditer(text):
+        acronym = match.group(2)
+        long_form = _initials_match(match.group(1).split(), acronym) if sum(c.isupper() for c in acronym) >= 2 else None
+        if long_form:
+            found.setdefault(acronym, " ".join(long_form))
+    return found
 
 
 def _looks_like_long_name(words: list[str], acronym: str) -> bool:

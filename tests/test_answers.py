@@ -204,6 +204,17 @@ def test_sloppily_named_paper_is_answered_first(seed_chat, question, name):
     assert answer.papers[0].name == name
 
 
+def test_answer_quotes_the_sentence_that_answers_in_the_abstracts_own_terms(seed_chat):
+    # The abstract says "PC" and "BP" after defining them; the question spells them out.
+    answer = seed_chat.ask("Why is predictive coding argued to learn more efficiently than backprop, and in which "
+                           "kinds of networks is the gap largest?")
+    assert "especially pronounced in deep, narrow and pre-trained networks" in answer.text
+    # A how-much question is answered by the sentence that gives the number.
+    comparison = seed_chat.ask("Compare the memory savings of PatchKV and PipeFSDP")
+    on_question = comparison.text.split("**On the question:**")[1]
+    assert "1.87× in memory consumption" in on_question
+
+
 def test_every_answer_kind_quotes_its_citations(seed_chat):
     for question in ("What is PatchKV?", "Compare the memory savings claimed by PipeFSDP and PatchKV.",
                      "Which papers are about memorization of training data?",

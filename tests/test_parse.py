@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from store.errors import IngestError
 from store.latex import clean_latex
-from store.naming import derive_name, derive_title
+from store.naming import defined_acronyms, derive_name, derive_title
 from store.parse import (
     ParseResult,
     parse_bytes,
@@ -204,6 +204,7 @@ def test_clean_latex_and_naming_never_raise(text):
     name = derive_name(clean)
     assert name.strip() and derive_title(clean, name).strip()
     assert derive_name(clean, text[:50]).strip()
+    assert all(a in clean for a in defined_acronyms(clean))
 
 
 # ---------------------------------------------------------------- naming
@@ -225,6 +226,12 @@ def test_clean_latex_and_naming_never_raise(text):
 )
 def test_derive_name(abstract, title, name):
     assert derive_name(clean_latex(abstract), title) == name
+
+
+def test_defined_acronyms_pair_each_with_its_long_form():
+    text = ("Predictive Coding (PC) is an account of learning. Spiking Neural Networks (SNNs) are efficient. "
+            "Backpropagation (BP) is the baseline. We use a new model (NEW) here.")
+    assert defined_acronyms(text) == {"PC": "Predictive Coding", "SNN": "Spiking Neural Networks"}
 
 
 def test_derive_title_falls_back_to_name_and_first_clause():
