@@ -21,9 +21,12 @@ _COMPARE_CUE = re.compile(
     re.I,
 )
 WHICH_QUESTION = re.compile(
-    r"^\W*(?:(?:which|what)\s+(?:\w+\s+){0,2}(?:papers|works|studies|articles)\b"
+    r"^\W*(?:(?:which|what|how many)\s+(?:\w+\s+){0,2}(?:papers|works|studies|articles)\b"
     r"|(?:list|find|show|name)\b.*\b(?:papers|works|studies)\b"
-    r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b)"
+    r"|(?:list|find|show)\s+(?:me\s+)?(?:everything|anything|all)\s+(?:on|about)\b"
+    r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b"
+    r"|(?:do|does|did)\s+any\s+(?:\w+\s+)?(?:papers|works|studies)\b"
+    r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about)\b)"
     r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b",
     re.I,
 )
@@ -208,9 +211,10 @@ def coined_terms(question: str, mentions: list[tuple[int, int, str]] = ()) -> li
 
 
 _LIST_LEAD = re.compile(
-    r"^\W*(?:(?:which|what)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles)|(?:are there|is there|do you have)\s+"
+    r"^\W*(?:(?:which|what|how many)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles)|(?:are there|is there|do you have)\s+"
     r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?"
-    r"(?:papers|works|studies))\s*(?:(?:are|is|that|which|do|does|where)\s+)?(?:(?:about|on)\s+)?",
+    r"(?:papers|works|studies|everything|anything|all)|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
+    r"|(?:any\s+)?(?:papers|works|studies|work))\s*(?:(?:are|is|that|which|do|does|where)\s+)?(?:(?:about|on)\s+)?",
     re.I,
 )
 

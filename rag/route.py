@@ -241,7 +241,11 @@ class QuestionRouter:
         topic = listing_topic(question)
         queries = [(question, self._query_vec(question)), (topic, self._query_vec(topic))]
         hits = self.chat.retrieve_hits(question, max(k or 0, LISTING_POOL), filters)
+        # A made-up term only a paper or two use ("Which papers evaluate on LIBERO?") names those papers.
+        mentioned = self.mentioned(question, filters)
         known = {h.paper.paper_id for h in hits}
+        hits += [PaperHit(self.chat.catalog.papers[pid]) for pid in mentioned if pid not in known]
+        known.update(mentioned)
         for _, vec in queries:  # a wider dense pool: a list must not miss a paper the fusion cut
             for pid in self._nearest_papers(vec, LISTING_SENTENCES):
                 paper = self.chat.catalog.get(pid)
@@ -259,6 +263,8 @@ class QuestionRouter:
 
         scored = score_for_listing(queries, hits, sentences, bonus)
         listed, gap = self.without_gaps(question, listing_cutoff(scored), lambda item: item.hit.paper)
+        named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
+        listed = sorted(listed + named, key=lambda x: x.score, reverse=True)
         if not listed:
             return refusal(hits, near=self.min_rel * 0.75, reason=gap)
         return listing_answer(listed, scored)

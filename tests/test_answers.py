@@ -96,6 +96,12 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("Compare the size of PhysElite and PathView-Bench and how well the evaluated models did on each.",
      "comparison", []),
     ("Which papers are about image restoration?", "which", []),
+    ("How many papers study physical reasoning?", "which", []),
+    ("Papers about image deblurring?", "which", []),
+    ("Any work on KV cache compression?", "which", []),
+    ("Do any papers evaluate on LIBERO?", "which", []),
+    ("Is there work on removing motion blur from photos?", "lookup", []),
+    ("How many problems does PhysElite contain?", "lookup", []),
     ("Which benchmarks does PickMoment report results on?", "lookup", []),
 ])
 def test_question_kinds_and_compared_sides(seed_chat, question, kind, described):
@@ -113,6 +119,10 @@ def test_question_kinds_and_compared_sides(seed_chat, question, kind, described)
      {"Layout-as-Policy (LaP)", "UniCon3R", UNIFIED_4D}),
     # PhysVista matches almost word for word; the list must not stop there.
     ("Which papers propose benchmarks for physical reasoning in VLMs?", {PHYSVISTA, "PhysElite"}),
+    # "biology or medicine": a pathology benchmark that never says "biology" answers it.
+    ("Which papers build benchmarks in biology or medicine?", {"PathView-Bench"}),
+    # A name only one abstract uses points at that paper, however loosely the rest of the sentence matches.
+    ("Do any papers evaluate on LIBERO?", {"Phase-Adaptive Fusion (PAF)"}),
 ])
 def test_which_papers_lists_every_relevant_paper(seed_chat, question, gold):
     answer = seed_chat.ask(question)
