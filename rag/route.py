@@ -12,8 +12,8 @@ import numpy as np
 from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.extractive import (
-    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, detail_support, listing_answer, listing_cutoff, not_stated_answer,
-    refusal, score_for_listing,
+    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, content_words, detail_support, listing_answer, listing_cutoff,
+    not_stated_answer, refusal, score_for_listing,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
@@ -43,17 +43,24 @@ LISTING_SENTENCES = 300
 # it must cover its words (a higher coverage weight than for questions).
 SIDE_K = 10
 SIDE_COVERAGE_WEIGHT = 0.5
-# A paper answers an unnamed question when relevance + COVERAGE_WEIGHT * topic coverage reaches ANSWERABLE
-# (calibrated on bench/questions.jsonl with distractors: off-topic questions score below, real ones above).
+# A paper answers an unnamed question when its best sentence's similarity + GIST_WEIGHT * the similarity of the whole
+# abstract (the mean of its sentence vectors) + COVERAGE_WEIGHT * topic coverage reaches ANSWERABLE (calibrated on
+# bench/questions.jsonl, seeds alone and with distractors: off-topic questions score below, real ones above). The
+# gist catches a question that paraphrases the abstract as a whole ("a memory of the images a user has shared")
+# rather than one sentence of it.
 COVERAGE_WEIGHT = 0.3
-ANSWERABLE = 0.75
+GIST_WEIGHT = 0.4
+ANSWERABLE = 0.86
 # Below ANSWERABLE, a paper still answers when it stands clear of every other candidate: at least CLEAR_MIN, and
 # CLEAR_MARGIN above the runner-up. A long two-part question matches its paper's sentences only loosely (MiniLM
 # cosines near 0.45), while off-topic questions spread their best scores over several near-equal papers.
-CLEAR_MIN = 0.62
+CLEAR_MIN = 0.73
 CLEAR_MARGIN = 0.1
 # A second paper is cited for an unnamed question only when it scores this close to the best.
 CITE_MARGIN = 0.05
+# A rare question word an abstract does not use is still found there when one of its words means nearly the same
+# ("fragile" ~ "brittle" 0.72; "lip" ~ "head" 0.41 is not).
+SYNONYM_MIN = 0.6
 # Candidates rescored on all their sentences.
 RESCORE_POOL = 10
 # At most this many named (or referred-to) papers are answered about; more papers using a coined term means
@@ -188,8 +195,8 @@ class QuestionRouter:
 
     def rescore(self, question: str, hits: list[PaperHit],
                 coverage_weight: float = COVERAGE_WEIGHT) -> list[tuple[float, PaperHit]]:
-        """The first RESCORE_POOL candidates, best first, each scored on all its sentences plus coverage_weight times
-        how much of the question's topic (rare terms weighing more) its abstract covers."""
+        """The first RESCORE_POOL candidates, best first, each scored on its best sentence, its whole abstract
+        (GIST_WEIGHT) and how much of the question's topic (rare terms weighing more) it covers (coverage_weight)."""
         pool = hits[:RESCORE_POOL]
         if not pool:
             return []
@@ -199,11 +206,14 @@ class QuestionRouter:
         alternatives = alternative_groups(question)
         scored = []
         for hit in pool:
-            vectors = [v for _, v in sentences.get(hit.paper.paper_id, [])]
-            if vectors:
-                hit.relevance = max(hit.relevance, float(np.max(np.asarray(vectors, dtype=np.float32) @ question_vec)))
+            vectors = np.asarray([v for _, v in sentences.get(hit.paper.paper_id, [])], dtype=np.float32)
+            gist = 0.0
+            if len(vectors):
+                hit.relevance = max(hit.relevance, float(np.max(vectors @ question_vec)))
+                mean = vectors.mean(axis=0)
+                gist = float(mean @ question_vec / (np.linalg.norm(mean) or 1.0))
             coverage = topic_coverage(terms, hit.paper.text, stats, alternatives)
-            scored.append((hit.relevance + coverage_weight * coverage, hit))
+            scored.append((hit.relevance + GIST_WEIGHT * gist + coverage_weight * coverage, hit))
         return sorted(scored, key=lambda x: x[0], reverse=True)
 
     def answerable(self, scored: list[tuple[float, PaperHit]], margin: float = CITE_MARGIN) -> list[PaperHit]:
@@ -230,11 +240,29 @@ class QuestionRouter:
         if absent:
             return [], f"No loaded paper mentions “{absent[0]}”."
         rare = rare_terms(question, self.chat.term_stats)
-        kept = [a for a in answers if all(mentions_term(w, stems(paper_of(a).text)) for w in rare)]
+        unsaid = {id(a): [w for w in rare if not mentions_term(w, stems(paper_of(a).text))] for a in answers}
+        paraphrased = self._paraphrased({paper_of(a).paper_id: (paper_of(a), unsaid[id(a)]) for a in answers
+                                         if unsaid[id(a)]})
+        kept = [a for a in answers if not unsaid[id(a)] or paper_of(a).paper_id in paraphrased]
         if kept:
             return kept, ""
-        missing = next(w for w in rare if not mentions_term(w, stems(paper_of(answers[0]).text)))
-        return [], f"The papers nearest to it never mention “{missing}”."
+        return [], f"The papers nearest to it never mention “{unsaid[id(answers[0])][0]}”."
+
+    def _paraphrased(self, unsaid: dict[str, tuple[Paper, list[str]]]) -> set[str]:
+        """Ids of the papers whose abstract has, for each word it does not use, a word of nearly the same meaning
+        ("fragile" ~ "brittle": MiniLM cosine SYNONYM_MIN or more), embedded in one batch."""
+        if not unsaid:
+            return set()
+        vocab = {pid: sorted(w for w in content_words(paper.text) if w.isalpha() and len(w) > 2)
+                 for pid, (paper, _) in unsaid.items()}
+        words = sorted({w for _, missing in unsaid.values() for w in missing} | {w for v in vocab.values() for w in v})
+        vectors = dict(zip(words, self.chat._embed_texts(words)))
+        found = set()
+        for pid, (_, missing) in unsaid.items():
+            own = np.asarray([vectors[w] for w in vocab[pid]], dtype=np.float32)
+            if len(own) and all(float(np.max(own @ vectors[w])) >= SYNONYM_MIN for w in missing):
+                found.add(pid)
+        return found
 
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:

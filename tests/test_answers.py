@@ -191,6 +191,12 @@ def test_off_topic_questions_are_refused(seed_chat, question):
     assert answer.text.startswith("The loaded papers do not cover this question.")
 
 
+def test_question_paraphrasing_the_whole_abstract_is_answered(seed_chat):
+    # No single sentence of VisualMem's abstract says this; the abstract as a whole does.
+    answer = seed_chat.ask("Which paper gives a multimodal assistant a memory of the images a user has shared?")
+    assert not answer.refused and _cited(answer)[0] == "VisualMem"
+
+
 def test_long_two_part_question_about_a_described_paper_is_answered(seed_chat):
     """Its sentences match the question only loosely, but one paper stands clear of the rest: no refusal."""
     answer = seed_chat.ask("Why is predictive coding argued to learn more efficiently than backprop, "
@@ -290,6 +296,15 @@ def test_rare_word_the_answering_paper_uses_does_not_block_the_answer(crowded_st
     listing = chat.ask("Which papers reduce hallucinations or jailbreaks in vision-language models?")
     # PURGE never says "jailbreak", a word only JRS-Rem and a few distractors use: either alternative will do.
     assert not listing.refused and "PURGE" in _cited(listing)
+
+
+def test_rare_word_the_answering_paper_says_differently_does_not_block_the_answer(crowded_store):
+    """'fragile' is rare among the distractors and absent from the paper, which says 'brittle'."""
+    from rag import PaperChat
+
+    chat = PaperChat(store_dir=crowded_store)
+    answer = chat.ask("Which paper studies why optimizing code and prompts with LLM feedback is fragile?")
+    assert not answer.refused and _cited(answer)[0] == "Generative optimization"
 
 
 def test_catalog_names_no_distractor_for_ordinary_words():
