@@ -19,7 +19,8 @@ from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve
 from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent, QuestionKind, classify, coined_terms, listing_topic
 from rag.relevance import (
-    absent_terms, alternative_groups, anchor_share, anchor_terms, mentions_term, question_terms, rare_terms, stems, topic_coverage,
+    absent_terms, alternative_groups, anchor_share, anchor_terms, mentions_term, question_terms, rare_terms, stems,
+    topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -240,13 +241,14 @@ class QuestionRouter:
         if absent:
             return [], f"No loaded paper mentions “{absent[0]}”."
         rare = rare_terms(question, self.chat.term_stats)
-        unsaid = {id(a): [w for w in rare if not mentions_term(w, stems(paper_of(a).text))] for a in answers}
-        paraphrased = self._paraphrased({paper_of(a).paper_id: (paper_of(a), unsaid[id(a)]) for a in answers
-                                         if unsaid[id(a)]})
-        kept = [a for a in answers if not unsaid[id(a)] or paper_of(a).paper_id in paraphrased]
+        if not rare:
+            return answers, ""
+        unsaid = [(a, [w for w in rare if not mentions_term(w, stems(paper_of(a).text))]) for a in answers]
+        paraphrased = self._paraphrased({paper_of(a).paper_id: (paper_of(a), missing) for a, missing in unsaid if missing})
+        kept = [a for a, missing in unsaid if not missing or paper_of(a).paper_id in paraphrased]
         if kept:
             return kept, ""
-        return [], f"The papers nearest to it never mention “{unsaid[id(answers[0])][0]}”."
+        return [], f"The papers nearest to it never mention “{unsaid[0][1][0]}”."
 
     def _paraphrased(self, unsaid: dict[str, tuple[Paper, list[str]]]) -> set[str]:
         """Ids of the papers whose abstract has, for each word it does not use, a word of nearly the same meaning
