@@ -243,7 +243,8 @@ class QuestionRouter:
         rare = rare_terms(question, self.chat.term_stats)
         if not rare:
             return answers, ""
-        unsaid = [(a, [w for w in rare if not mentions_term(w, stems(paper_of(a).text))]) for a in answers]
+        text_stems = [stems(paper_of(a).text) for a in answers]
+        unsaid = [(a, [w for w in rare if not mentions_term(w, own)]) for a, own in zip(answers, text_stems)]
         paraphrased = self._paraphrased({paper_of(a).paper_id: (paper_of(a), missing) for a, missing in unsaid if missing})
         kept = [a for a, missing in unsaid if not missing or paper_of(a).paper_id in paraphrased]
         if kept:
