@@ -25,14 +25,12 @@ from harness import WORK_DIR, machine, peak_rss_mb, print_table, quiet_libraries
 
 def chunk_texts(corpus: Path) -> tuple[int, list[str]]:
     """The papers of a file and the exact texts PaperChat's ingest embeds for them."""
-    from llama_index.core.schema import MetadataMode
-
-    from store.chunk import chunk_paper
+    from store.chunk import chunk_paper, embedding_texts
     from store.ingest import content_hash
     from store.parse import parse_file
 
     papers = parse_file(corpus).papers
-    texts = [n.get_content(MetadataMode.EMBED) for p in papers for n in chunk_paper(p, content_hash(p))]
+    texts = [t for p in papers for t in embedding_texts(p, chunk_paper(p, content_hash(p)))]
     return len(papers), texts
 
 

@@ -11,11 +11,15 @@ from pathlib import Path
 from llama_index.core.schema import TextNode
 from llama_index.retrievers.bm25 import BM25Retriever
 
+from rag.relevance import coined_parts
 from store.chroma import PaperStore
 
 log = logging.getLogger(__name__)
-# BM25 indexes each sentence with its paper's name and title: cheap here, and titles carry key terms.
+# BM25 indexes each sentence with its paper's name and title: cheap here, and titles carry key terms. The words a
+# coined name is made of count too ("PhyProbe": "probe"), as a reader asking for "a learned probe" would expect.
 BM25_METADATA_KEYS = ("name", "title")
+# Bumped when what BM25 indexes changes, so saved indexes are rebuilt.
+BM25_FORMAT = 2
 
 
 def _nodes_from_store(store: PaperStore) -> list[TextNode]:
@@ -24,7 +28,8 @@ def _nodes_from_store(store: PaperStore) -> list[TextNode]:
     # saved corpus is about half the size it is with each chunk's full metadata (authors, url, ...).
     nodes = []
     for node_id, text, meta in store.iter_chunks():
-        searchable = "\n".join([*(str(meta.get(k, "")) for k in BM25_METADATA_KEYS), text])
+        name_words = " ".join(sorted(coined_parts(str(meta.get("name", "")))))
+        searchable = "\n".join([*(str(meta.get(k, "")) for k in BM25_METADATA_KEYS), name_words, text])
         keep = {"paper_id": meta["paper_id"], "sentence": meta.get("sentence", 0)}
         nodes.append(TextNode(id_=node_id, text=searchable, metadata=keep, excluded_embed_metadata_keys=list(keep)))
     return nodes
@@ -48,7 +53,7 @@ def load_bm25(store: PaperStore, cache_dir: Path, top_k: int) -> BM25Retriever |
     """The store's BM25 retriever: loaded from ``cache_dir`` when current, else rebuilt and saved."""
     if store.chunk_count() == 0:
         return None
-    path = cache_dir / f"{store.name}-g{store.generation()}-n{store.chunk_count()}"
+    path = cache_dir / f"{store.name}-g{store.generation()}-n{store.chunk_count()}-f{BM25_FORMAT}"
     if (path / "retriever.json").exists():
         try:
             # mmap: the sentence corpus (~100 MB at 8k papers) is read lazily, only for hits, so a

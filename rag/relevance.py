@@ -71,12 +71,16 @@ class TermStats:
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
+def coined_parts(text: str) -> set[str]:
+    """The lower-cased parts of the coined names in a text ("PhyProbe": "phy", "probe"; "PatchKV": "patch", "kv")."""
+    return {part.lower() for w in _CASED_WORD.findall(text) if any(c.isupper() for c in w[1:])
+            for part in _CAMEL_PART.findall(w)}
+
+
 def _words(text: str) -> set[str]:
     """Lower-cased words, with the parts of hyphenated words and of coined names ("PhyProbe": "phy", "probe")."""
     words = set(_WORD.findall(text.lower()))
-    camel = {part.lower() for w in _CASED_WORD.findall(text) if any(c.isupper() for c in w[1:])
-             for part in _CAMEL_PART.findall(w)}
-    return words | camel | {part for w in words if "-" in w for part in w.split("-") if part}
+    return words | coined_parts(text) | {part for w in words if "-" in w for part in w.split("-") if part}
 
 
 def question_terms(question: str, ignore: Iterable[str] = ()) -> list[str]:

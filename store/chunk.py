@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import logging
+import re
 from functools import lru_cache
 from typing import Callable
 
-from llama_index.core.schema import NodeRelationship, RelatedNodeInfo, TextNode
+from llama_index.core.schema import MetadataMode, NodeRelationship, RelatedNodeInfo, TextNode
 
+from store.naming import defined_acronyms
 from store.paper import Paper
 
+log = logging.getLogger(__name__)
+# Where a sentence ends when Punkt cannot say: after . ! or ? and before a capital.
+_PUNCTUATION_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 # Fragments shorter than this ("(Sec. 3)", "Code: url") are glued to the next sentence.
 MIN_SENTENCE_CHARS = 40
 # Metadata embedded with every sentence, so a lone sentence still says which paper it is from
@@ -16,6 +22,9 @@ MIN_SENTENCE_CHARS = 40
 EMBED_METADATA_KEYS = ("name",)
 # Paper fields only the registry record keeps: every metadata key is a row Chroma writes per sentence.
 REGISTRY_ONLY_KEYS = ("authors", "url")
+# How sentences are turned into embedded text; part of each paper's content hash, so a change re-embeds on ingest.
+# 2: acronyms the abstract defines are spelled out in every sentence that uses them.
+EMBEDDING_RECIPE = 2
 
 
 @lru_cache(maxsize=1)
@@ -25,11 +34,23 @@ def _sentence_splitter() -> Callable[[str], list[str]]:
     return split_by_sentence_tokenizer()
 
 
+def _split_with_punkt(text: str) -> list[str]:
+    """Punkt's sentences. NLTK >= 3.10 runs each regex under a 5 s wall-clock limit, which Punkt's own fixed patterns
+    can hit on a busy machine (another thread holding the GIL while it writes to Chroma): a timeout is retried, then
+    the text is split at sentence punctuation rather than failing the ingest."""
+    for _ in range(2):
+        try:
+            return _sentence_splitter()(text)
+        except TimeoutError:
+            log.warning("sentence splitter timed out on %r...", text[:60])
+    return _PUNCTUATION_BREAK.split(text)
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of a clean abstract, tiny fragments merged into their neighbour."""
     merged: list[str] = []
     carry = ""
-    for piece in _sentence_splitter()(text):
+    for piece in _split_with_punkt(text):
         piece = (carry + " " + piece.strip()).strip() if carry else piece.strip()
         if len(piece) < MIN_SENTENCE_CHARS:
             carry = piece
@@ -82,3 +103,21 @@ def chunk_paper(paper: Paper, content_hash: str) -> list[TextNode]:
         node.relationships[NodeRelationship.SOURCE] = RelatedNodeInfo(node_id=paper.paper_id)
         nodes.append(node)
     return nodes
+
+
+def expand_acronyms(sentence: str, acronyms: dict[str, str]) -> str:
+    """The sentence with each acronym its abstract defined spelled out where used: "learning in PC is more efficient"
+    -> "learning in Predictive Coding (PC) is more efficient". A lone sentence then embeds with its meaning."""
+    for acronym, long_form in acronyms.items():
+        if long_form.lower() in sentence.lower():
+            continue  # the definition itself, or already spelled out
+        sentence = re.sub(rf"(?<![\w-]){re.escape(acronym)}s?(?![\w-])", lambda m: f"{long_form} ({m.group(0)})", sentence)
+    return sentence
+
+
+def embedding_texts(paper: Paper, nodes: list[TextNode]) -> list[str]:
+    """What is embedded for each of a paper's sentence nodes: its name and the sentence, acronyms spelled out. The
+    stored text stays the abstract's own sentence (quotes and highlights match the abstract)."""
+    acronyms = defined_acronyms(paper.text)
+    return [n.model_copy(update={"text": expand_acronyms(n.text, acronyms)}).get_content(MetadataMode.EMBED)
+            for n in nodes]

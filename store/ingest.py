@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
-from llama_index.core.schema import MetadataMode, TextNode
+from llama_index.core.schema import TextNode
 
 from store.chroma import PaperStore
-from store.chunk import chunk_paper, paper_metadata
+from store.chunk import EMBEDDING_RECIPE, chunk_paper, embedding_texts, paper_metadata
 from store.embed_cache import EmbeddingCache, embed_texts
 from store.errors import IngestError
 from store.paper import Paper
@@ -63,9 +63,9 @@ def console_progress(description: str = "ingest") -> ProgressFn:
 
 
 def content_hash(paper: Paper) -> str:
-    """Hash of everything stored for a paper: a change to any of it re-ingests the paper."""
+    """Hash of everything stored for a paper, and of how it is embedded: a change to any of it re-ingests the paper."""
     fields = [paper.abstract, paper.title, paper.name, paper.source, str(paper.ordinal),
-              str(paper.year), paper.venue or "", "; ".join(paper.authors), paper.url or ""]
+              str(paper.year), paper.venue or "", "; ".join(paper.authors), paper.url or "", str(EMBEDDING_RECIPE)]
     return hashlib.sha1("\x1f".join(fields).encode()).hexdigest()
 
 
@@ -141,7 +141,7 @@ def ingest_papers(
 def _embed_batch(batch: list[Paper], hashes: dict[str, str], embedder: BaseEmbedding,
                  cache: EmbeddingCache | None) -> tuple[list[list[TextNode]], np.ndarray]:
     nodes_per_paper = [chunk_paper(p, hashes[p.paper_id]) for p in batch]
-    texts = [n.get_content(MetadataMode.EMBED) for group in nodes_per_paper for n in group]
+    texts = [t for paper, group in zip(batch, nodes_per_paper) for t in embedding_texts(paper, group)]
     return nodes_per_paper, embed_texts(embedder, texts, cache)
 
 

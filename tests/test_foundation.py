@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.conftest import SEED_FILES
@@ -136,3 +137,43 @@ def test_cli_ingest_reports_bad_lines_and_keeps_good_ones(seed_store_dir, tmp_pa
     assert done.returncode == 0, done.stderr
     assert "1 added" in done.stdout
     assert "mixed.jsonl:2" in done.stderr and "mixed.jsonl:3" in done.stderr
+
+
+def test_sentences_are_embedded_with_their_abstracts_acronyms_spelled_out(empty_chat, tmp_path):
+    """A sentence that says only "PC" and "BP" is found by a question in long form; quotes stay verbatim."""
+    src = tmp_path / "pc.jsonl"
+    abstract = ("Predictive Coding (PC) is an account of cortical learning. Spiking Neural Networks (SNNs) are a "
+                "second topic of this abstract, studied for energy use. We show that learning in PC is more "
+                "efficient than BP, especially in deep and narrow networks.")
+    src.write_text(json.dumps({"id": "pc", "title": "Target alignment", "abstract": abstract}) + "\n")
+    empty_chat.ingest([src])
+    paper = empty_chat.papers()[0]
+    sentences = empty_chat.store.sentences([paper.paper_id])[paper.paper_id]
+    assert sentences[-1][0] == "We show that learning in PC is more efficient than BP, especially in deep and narrow networks."
+    question = np.asarray(empty_chat.embedder.get_query_embedding("Does predictive coding learn more efficiently?"))
+    stored = [float(np.asarray(vector) @ question) for _, vector in sentences]
+    raw = np.asarray(empty_chat.embedder.get_text_embedding(f"{paper.name}\n{sentences[-1][0]}"))
+    assert stored[-1] > float(raw @ question) + 0.05  # the stored vector carries "Predictive Coding"
+    assert stored[-1] > stored[1]  # above the sentence about SNNs
+
+
+def test_ingest_survives_sentence_splitter_timeouts(empty_chat, tmp_path, monkeypatch):
+    """NLTK >= 3.10 times out its regexes on a busy machine; ingest must go on, splitting at punctuation."""
+    import nltk.redos
+
+    monkeypatch.setattr(nltk.redos, "DEFAULT_TIMEOUT", 1e-9)  # every Punkt regex now times out, for real
+    src = tmp_path / "one.jsonl"
+    src.write_text(json.dumps({"id": "a", "title": "PipeFSDP", "abstract": "We propose PipeFSDP, a training "
+                               "framework that removes pipeline bubbles. It speeds up training by 1.3x on 64 GPUs "
+                               "compared with TorchTitan."}) + "\n")
+    assert empty_chat.ingest([src]).added == 1
+    paper = empty_chat.papers()[0]
+    assert [t for t, _ in empty_chat.store.sentences([paper.paper_id])[paper.paper_id]] == [
+        "We propose PipeFSDP, a training framework that removes pipeline bubbles.",
+        "It speeds up training by 1.3x on 64 GPUs compared with TorchTitan."]
+
+
+def test_words_of_a_coined_name_find_its_paper_by_keyword(seed_chat):
+    """BM25 indexes the words a name is made of: "probe" finds PhyProbe although its sentences never say it."""
+    hits = seed_chat.retriever.bm25.retrieve("a learned probe")
+    assert seed_chat.catalog.papers[hits[0].node.metadata["paper_id"]].name == "PhyProbe"
