@@ -101,7 +101,7 @@ class PaperChat:
         return HybridRetriever(self.store, self.embedder, self.catalog, bm25, self.settings.retrieval.candidates)
 
     def _reload(self) -> None:
-        for name in ("catalog", "retriever", "term_stats"):
+        for name in ("catalog", "retriever", "term_stats", "glossary"):
             self.__dict__.pop(name, None)
 
     # ---- public API ----
@@ -158,6 +158,12 @@ class PaperChat:
             "term-stats", self.store, self.settings.store.dir / SNAPSHOT_DIR,
             lambda: relevance.TermStats(p.text for p in self.catalog.papers.values()), (relevance,),
         )
+
+    @cached_property
+    def glossary(self):
+        from rag.relevance import AcronymGlossary
+
+        return AcronymGlossary(p.text for p in self.catalog.papers.values())
 
     def _extractive(self, question: str, chosen: list[PaperHit], hits: list[PaperHit]) -> Answer:
         question_vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)

@@ -11,6 +11,7 @@ from functools import lru_cache
 import Stemmer
 
 from rag.extractive import content_words
+from store.naming import defined_acronyms
 
 # Question words that say what kind of answer is wanted, not what it is about.
 _ASKING = frozenset(
@@ -38,8 +39,15 @@ ANCHOR_MAX_SHARE = 0.001
 # bench/questions.jsonl with the 8,434 NeurIPS distractors.
 GAP_MIN_PAPERS = 2000
 GAP_RARE_SHARE = 0.0015
+# A question word this long may be a clipped form of an abstract's word ("backprop" ~ "backpropagation").
+CLIPPED_MIN_LETTERS = 6
 # Words this long that are one typo from a corpus word are taken for that word, not for an absent topic.
 TYPO_MIN_LETTERS = 7
+# An acronym is spelled out only when at least this share of the abstracts defining it agree on what it stands for
+# ("RL": reinforcement learning 176 of 177; "PC": predictive coding 2 of 5 is ambiguous).
+ACRONYM_AGREEMENT = 0.6
+# Characters before "(ACRONYM)" that can hold its long form.
+DEFINITION_REACH = 120
 # Words that end the phrase after an "or" ("images or video from ...").
 _PHRASE_END = frozenset("in on from for with of to by that which who and or as at into via using than".split())
 _snowball = Stemmer.Stemmer("english").stemWord
@@ -136,9 +144,12 @@ def stems(text: str) -> set[str]:
 
 
 def mentions_term(term: str, text_stems: set[str]) -> bool:
-    """The text uses the word or a shorter form of it ("blurry" ~ "blur", "cheaply" ~ "cheap")."""
+    """The text uses the word, a shorter form of it ("blurry" ~ "blur", "cheaply" ~ "cheap"), or the word is a
+    clipped form of one the text uses ("backprop" ~ "backpropagation")."""
     stem = _stem(term)
-    return stem in text_stems or any(len(s) >= 4 and stem.startswith(s) for s in text_stems)
+    return stem in text_stems or any(
+        (len(s) >= 4 and stem.startswith(s)) or (len(stem) >= CLIPPED_MIN_LETTERS and s.startswith(stem))
+        for s in text_stems)
 
 
 def alternative_groups(question: str) -> list[set[str]]:
@@ -189,3 +200,42 @@ def rare_terms(question: str, stats: TermStats) -> list[str]:
     """Question words so rare in a large corpus that a paper answering the question must use them."""
     limit = GAP_RARE_SHARE * stats.n
     return [w for w in _gap_words(question, stats) if 0 < stats.stem_df.get(_stem(w), 0) <= limit]
+
+
+class AcronymGlossary:
+    """What the acronyms of a corpus stand for, as its abstracts define them ("LLMs" -> "Large Language Models"),
+    looked up on demand: only abstracts that write "(ACRONYM)" are parsed."""
+
+    def __init__(self, texts: Iterable[str]):
+        self.texts = list(texts)
+
+    @lru_cache(maxsize=4096)
+    def long_form(self, acronym: str) -> str | None:
+        """The long form most abstracts give the acronym, when they mostly agree."""
+        singular = acronym[:-1] if acronym.endswith("s") else acronym
+        marks = (f"({singular})", f"({singular}s)")
+        forms: Counter[str] = Counter()
+        written: dict[str, Counter[str]] = {}
+        for text in self.texts:
+            at = max(text.find(marks[0]), text.find(marks[1]))
+            if at >= 0:  # parse only the definition's neighbourhood: a long form has at most 8 words
+                long_form = defined_acronyms(text[max(0, at - DEFINITION_REACH):at + len(singular) + 3]).get(singular)
+                if long_form:
+                    key = re.sub(r"[\s/-]+", " ", long_form.lower()).rstrip("s")
+                    forms[key] += 1
+                    written.setdefault(key, Counter())[long_form] += 1
+        if not forms:
+            return None
+        key, count = forms.most_common(1)[0]
+        if count < ACRONYM_AGREEMENT * sum(forms.values()):
+            return None
+        return written[key].most_common(1)[0][0]  # as most abstracts write it
+
+    def spell_out(self, question: str) -> str:
+        """The question with the long form after each acronym it uses ("multimodal LLMs" -> "multimodal LLMs (Large
+        Language Models)"), so it matches abstracts that spell them out; unchanged when there is none."""
+        for acronym in dict.fromkeys(w for w in _CASED_WORD.findall(question) if sum(c.isupper() for c in w) >= 2):
+            long_form = self.long_form(acronym)
+            if long_form and long_form.lower() not in question.lower():
+                question = re.sub(rf"(?<![\w-]){re.escape(acronym)}(?![\w-])", f"{acronym} ({long_form})", question, count=1)
+        return question

@@ -62,6 +62,9 @@ CITE_MARGIN = 0.05
 # A rare question word an abstract does not use is still found there when one of its words means nearly the same
 # ("fragile" ~ "brittle" 0.72; "lip" ~ "head" 0.41 is not).
 SYNONYM_MIN = 0.6
+# A paper scoring ANSWERABLE or more and this far above every other candidate answers even when a rare question word
+# is missing from it: one word cannot outweigh that lead (it is a paraphrase, "near-infrared" for the abstract's "NIR").
+DECISIVE_MARGIN = 0.25
 # Candidates rescored on all their sentences.
 RESCORE_POOL = 10
 # At most this many named (or referred-to) papers are answered about; more papers using a coined term means
@@ -157,13 +160,17 @@ class QuestionRouter:
                filters: PaperFilters | None) -> Iterator[str]:
         if not pinned:
             pinned = self.mentioned(question, filters)
-        hits = self.hits(question, k, filters, pinned)
         if pinned:
+            hits = self.hits(question, k, filters, pinned)
             chosen, gap = [h for h in hits if h.named][:MAX_NAMED], ""
         else:
-            scored = self.rescore(question, hits)
+            query = self.chat.glossary.spell_out(question)  # "multimodal LLMs" also finds "large language models"
+            hits = self.hits(query, k, filters)
+            scored = self.rescore(query, hits)
             hits = [h for _, h in scored] + hits[len(scored):]  # a refusal names the closest by this score
-            chosen, gap = self.without_gaps(question, self.answerable(scored), lambda h: h.paper)
+            chosen, gap = self.answerable(scored), ""
+            if not self.decisive(scored):
+                chosen, gap = self.without_gaps(question, chosen, lambda h: h.paper)
         if not chosen:
             return refusal(hits, near=self.min_rel * 0.75, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
@@ -228,6 +235,12 @@ class QuestionRouter:
         if (top < ANSWERABLE and not clear_winner) or scored[0][1].relevance < self.min_rel:
             return []
         return [h for score, h in scored if score >= min(top, max(ANSWERABLE, top - margin))][:MAX_NAMED]
+
+    @staticmethod
+    def decisive(scored: list[tuple[float, PaperHit]]) -> bool:
+        """The best candidate answers and leads every other one by DECISIVE_MARGIN."""
+        runner_up = scored[1][0] if len(scored) > 1 else 0.0
+        return bool(scored) and scored[0][0] >= ANSWERABLE and scored[0][0] - runner_up >= DECISIVE_MARGIN
 
     def without_gaps(self, question: str, answers: list[T], paper_of: Callable[[T], Paper]) -> tuple[list[T], str]:
         """The answers that leave no gap in the question's topic, and, when none does, the gap in one sentence.

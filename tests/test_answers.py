@@ -307,6 +307,23 @@ def test_rare_word_the_answering_paper_says_differently_does_not_block_the_answe
     assert not answer.refused and _cited(answer)[0] == "Generative optimization"
 
 
+def test_paper_far_ahead_of_all_others_answers_despite_a_rare_word_it_says_differently(crowded_store):
+    """PhysDNet says "NIR", never "infrared": one rare word does not veto a paper this far ahead of every other."""
+    from rag import PaperChat
+
+    chat = PaperChat(store_dir=crowded_store)
+    answer = chat.ask("Is there a lightweight dehazing network that uses near-infrared images and lidar depth?")
+    assert not answer.refused and _cited(answer)[0] == "PhysDNet", answer.text
+
+
+def test_question_acronym_matches_an_abstract_that_spells_it_out(crowded_store):
+    from rag import PaperChat
+
+    chat = PaperChat(store_dir=crowded_store)
+    answer = chat.ask("Which paper helps multimodal LLMs read tables and charts that are split across several image patches?")
+    assert not answer.refused and _cited(answer)[0] == "Patch-for-Patch (P4P)", answer.text
+
+
 def test_catalog_names_no_distractor_for_ordinary_words():
     """Over the whole shared corpus: a question's everyday words ("and", "find", "largest", "URL", "LLM-driven")
     never count as naming a distractor whose name is spelled like them."""

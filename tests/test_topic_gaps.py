@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rag.catalog import PaperCatalog
-from rag.relevance import GAP_MIN_PAPERS, TermStats, absent_terms, mentions_term, rare_terms, stems
+from rag.relevance import GAP_MIN_PAPERS, AcronymGlossary, TermStats, absent_terms, mentions_term, rare_terms, stems
 from store.parse import parse_file, parse_jsonl
 from tests.conftest import SEED_FILES, SHARED_CORPUS
 
@@ -44,6 +44,9 @@ def test_a_rare_word_must_be_in_the_answering_paper(stats):
     assert not mentions_term("lip", video_only)
     assert mentions_term("blurry", stems("Motion blur arises from integration over the exposure."))
     assert mentions_term("cheaply", stems("Inverting a model cheaply is hard."))
+    # A clipped word is the long one ("backprop"); a short word is not the start of a longer one ("spot").
+    assert mentions_term("backprop", stems("We compare Predictive Coding to Backpropagation (BP)."))
+    assert not mentions_term("spot", stems("A spotlight on attention maps."))
 
 
 def test_alternatives_joined_by_or_are_not_each_required(stats):
@@ -83,3 +86,15 @@ def test_or_joins_alternatives_a_paper_needs_only_one_of(stats):
 def test_a_typo_is_not_an_absent_topic(stats):
     assert absent_terms("Which papers reduce hallucinaton in vision-language models?", stats) == []
     assert absent_terms("Which papers study retrosynthesis?", stats) == ["retrosynthesis"]
+
+
+def test_acronyms_are_spelled_out_as_the_corpus_defines_them(corpus):
+    glossary = AcronymGlossary(p.text for p in corpus[0])
+    assert glossary.spell_out("Which paper helps multimodal LLMs read charts?").lower() == (
+        "which paper helps multimodal llms (large language models) read charts?")
+    assert "reinforcement learning" in glossary.spell_out("Is RL used to train VLMs?").lower()
+    # Abstracts disagree on "PC" (predictive coding, principal components, ...): left as asked.
+    assert glossary.spell_out("Does PC learn faster?") == "Does PC learn faster?"
+    # Already spelled out, or never defined: unchanged.
+    assert glossary.spell_out("Do large language models (LLMs) plan?") == "Do large language models (LLMs) plan?"
+    assert glossary.spell_out("What is XQZW?") == "What is XQZW?"
