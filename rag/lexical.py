@@ -13,13 +13,12 @@ from llama_index.retrievers.bm25 import BM25Retriever
 
 from rag.relevance import coined_parts
 from store.chroma import PaperStore
+from store.doctor import bm25_cache_name
 
 log = logging.getLogger(__name__)
 # BM25 indexes each sentence with its paper's name and title: cheap here, and titles carry key terms. The words a
 # coined name is made of count too ("PhyProbe": "probe"), as a reader asking for "a learned probe" would expect.
 BM25_METADATA_KEYS = ("name", "title")
-# Bumped when what BM25 indexes changes, so saved indexes are rebuilt.
-BM25_FORMAT = 2
 
 
 def _nodes_from_store(store: PaperStore) -> list[TextNode]:
@@ -53,7 +52,7 @@ def load_bm25(store: PaperStore, cache_dir: Path, top_k: int) -> BM25Retriever |
     """The store's BM25 retriever: loaded from ``cache_dir`` when current, else rebuilt and saved."""
     if store.chunk_count() == 0:
         return None
-    path = cache_dir / f"{store.name}-g{store.generation()}-n{store.chunk_count()}-f{BM25_FORMAT}"
+    path = cache_dir / bm25_cache_name(store.name, store.generation(), store.chunk_count())
     if (path / "retriever.json").exists():
         try:
             # mmap: the sentence corpus (~100 MB at 8k papers) is read lazily, only for hits, so a

@@ -20,8 +20,10 @@ from store.ingest import IngestReport, ProgressFn, ingest_papers
 from store.paper import Paper
 from store.settings import Settings
 
-# Where rag/lexical.load_bm25 keeps its cache, and its key: "{collection}-g{generation}-n{chunk count}".
+# Where rag/lexical.load_bm25 keeps its cache.
 BM25_DIR = "bm25"
+# Bumped when what BM25 indexes changes, so saved indexes are rebuilt (2: the words of coined names).
+BM25_FORMAT = 2
 # At most this many examples are named per finding; the count says how many there are.
 MAX_EXAMPLES = 5
 
@@ -163,8 +165,13 @@ def _check_embedder(report: DoctorReport, chunks: Any, papers: Any, embedder: Ba
         report.add("embedder", f"built with {want[0]} ({want[1]} dims), as configured", problem=False)
 
 
+def bm25_cache_name(collection: str, generation: int, chunk_count: int) -> str:
+    """The saved BM25 index's directory name for one store state."""
+    return f"{collection}-g{generation}-n{chunk_count}-f{BM25_FORMAT}"
+
+
 def _check_bm25(report: DoctorReport, cache_dir: Path, name: str, generation: int, chunks: Any) -> None:
-    current = cache_dir / f"{name}-g{generation}-n{chunks.count()}"
+    current = cache_dir / bm25_cache_name(name, generation, chunks.count())
     corpus = current / "corpus.jsonl"
     if not corpus.exists():
         report.add("bm25", "no saved BM25 index for the current store state (it is built on the next question)",
