@@ -208,10 +208,15 @@ class AcronymGlossary:
 
     def __init__(self, texts: Iterable[str]):
         self.texts = list(texts)
+        self._long_forms: dict[str, str | None] = {}  # per instance: a reload drops it with the old texts
 
-    @lru_cache(maxsize=4096)
     def long_form(self, acronym: str) -> str | None:
         """The long form most abstracts give the acronym, when they mostly agree."""
+        if acronym not in self._long_forms:
+            self._long_forms[acronym] = self._majority_long_form(acronym)
+        return self._long_forms[acronym]
+
+    def _majority_long_form(self, acronym: str) -> str | None:
         singular = acronym[:-1] if acronym.endswith("s") else acronym
         marks = (f"({singular})", f"({singular}s)")
         forms: Counter[str] = Counter()
