@@ -18,6 +18,10 @@ from store.naming import defined_acronyms
 from store.paper import Paper
 
 _WORD = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+)*")
+# Contractions: a negated auxiliary ("don't", "isn't") says nothing of the topic; a clitic ("model's", "we're") is
+# cut from its word.
+_NEGATED_AUXILIARY = re.compile(r"\b[a-z]+n['’]t\b")
+_CLITIC = re.compile(r"['’](?:s|re|ve|ll|d|m)\b")
 _STOP = frozenset(STOPWORDS_EN) | {"paper", "papers", "does", "do", "what", "which", "how", "use", "used", "propose", "proposed"}
 # Weight of question-word overlap next to embedding similarity when ranking sentences.
 LEXICAL_WEIGHT = 0.25
@@ -34,8 +38,9 @@ AMOUNT_BONUS = 0.15
 
 
 def content_words(text: str) -> set[str]:
-    """Lower-cased words of a text that carry meaning (no stopwords)."""
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) > 1}
+    """Lower-cased words of a text that carry meaning (no stopwords, no "don't", "model's" -> "model")."""
+    text = _CLITIC.sub("", _NEGATED_AUXILIARY.sub(" ", text.lower()))
+    return {w for w in _WORD.findall(text) if w not in _STOP and len(w) > 1}
 
 
 def _prefix(word: str) -> str:

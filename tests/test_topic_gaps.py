@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rag.catalog import PaperCatalog
-from rag.relevance import GAP_MIN_PAPERS, AcronymGlossary, TermStats, absent_terms, mentions_term, rare_terms, stems
+from rag.relevance import GAP_MIN_PAPERS, AcronymGlossary, TermStats, absent_terms, mentions_term, question_terms, rare_terms, stems
 from store.parse import parse_file, parse_jsonl
 from tests.conftest import SEED_FILES, SHARED_CORPUS
 
@@ -47,6 +47,13 @@ def test_a_rare_word_must_be_in_the_answering_paper(stats):
     # A clipped word is the long one ("backprop"); a short word is not the start of a longer one ("spot").
     assert mentions_term("backprop", stems("We compare Predictive Coding to Backpropagation (BP)."))
     assert not mentions_term("spot", stems("A spotlight on attention maps."))
+
+
+def test_contractions_and_hedges_are_not_topic_words(stats):
+    # "don't" once left "don", and "really" counted as a rare topic word: each vetoed the paper that answers.
+    question = "Is there a position paper on why diffusion models don't just copy, and really generalize?"
+    assert rare_terms(question, stats) == [] and absent_terms(question, stats) == []
+    assert set(question_terms("The network's outputs aren't calibrated")) == {"network", "outputs", "calibrated"}
 
 
 def test_alternatives_joined_by_or_are_not_each_required(stats):
