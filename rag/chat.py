@@ -187,7 +187,7 @@ class PaperChat:
             if not text:
                 raise LLMUnavailable("the LLM returned an empty answer")
             if is_cannot_answer(text):
-                answer = refusal(hits, near=min_rel * 0.75)
+                answer = refusal(hits)
                 answer.backend = self.settings.llm.backend
                 return answer
             sentences = self.store.sentences([p.paper_id for p in sources])

@@ -35,6 +35,10 @@ SECOND_PAPER_MARGIN = 0.08
 _AMOUNT_ASK = re.compile(r"\b(?:how (?:much|many|fast|large|big)|by how|savings?|speed-?ups?|faster|slower|reduc\w+"
                          r"|improve\w*|gains?|accuracy|percent\w*)\b", re.I)
 AMOUNT_BONUS = 0.15
+# A refusal names the papers whose best sentence is at least this similar to the question as the closest ones: "KV
+# cache compression for speech models" is near PatchKV (0.57); "robot grasping with tactile sensors" is near none of
+# the seeds (0.29 at best), and naming a physics benchmark there would only mislead.
+NEAR_RELEVANCE = 0.35
 
 
 def content_words(text: str) -> set[str]:
@@ -88,10 +92,10 @@ class CitationBuilder:
         return self._numbers[paper.paper_id]
 
 
-def refusal(hits: list[PaperHit], near: float, reason: str = "") -> Answer:
+def refusal(hits: list[PaperHit], reason: str = "") -> Answer:
     """The answer when no loaded paper covers the question (``reason``: how we know, one sentence), naming the
-    closest ones if any are near."""
-    closest = [h.paper for h in hits if h.relevance >= near][:3]
+    closest ones if any are near (best sentence at NEAR_RELEVANCE or more)."""
+    closest = [h.paper for h in hits if h.relevance >= NEAR_RELEVANCE][:3]
     text = "The loaded papers do not cover this question." + (f" {reason}" if reason else "")
     if closest:
         text += " The closest papers are: " + "; ".join(f"{p.name} ({p.title})" if p.title != p.name else p.name for p in closest) + "."

@@ -172,7 +172,7 @@ class QuestionRouter:
             if not self.decisive(scored):
                 chosen, gap = self.without_gaps(question, chosen, lambda h: h.paper)
         if not chosen:
-            return refusal(hits, near=self.min_rel * 0.75, reason=gap)
+            return refusal(hits, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
         if intent.details:
             main = chosen[0]
@@ -310,7 +310,7 @@ class QuestionRouter:
         named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
         listed = sorted(listed + named, key=lambda x: x.score, reverse=True)
         if not listed:
-            return refusal(hits, near=self.min_rel * 0.75, reason=gap)
+            return refusal(hits, reason=gap)
         return listing_answer(listed, scored)
 
     # ---- comparisons ----

@@ -191,6 +191,15 @@ def test_off_topic_questions_are_refused(seed_chat, question):
     assert answer.text.startswith("The loaded papers do not cover this question.")
 
 
+def test_a_refusal_names_only_papers_near_the_question(seed_chat):
+    far = seed_chat.ask("Is there a paper on robot grasping with tactile sensors?")
+    assert far.refused and "closest" not in far.text, far.text
+    near = seed_chat.ask("Which benchmark tests whether VLMs can read the time on analog clocks?")
+    assert near.refused and "The closest papers are" in near.text, near.text
+    named = [p for p in seed_chat.catalog.papers.values() if p.name in near.text.split("The closest papers are")[1]]
+    assert named and all(re.search(r"vision-language|VLM", p.text) for p in named), [p.name for p in named]
+
+
 def test_question_paraphrasing_the_whole_abstract_is_answered(seed_chat):
     # No single sentence of VisualMem's abstract says this; the abstract as a whole does.
     answer = seed_chat.ask("Which paper gives a multimodal assistant a memory of the images a user has shared?")
