@@ -49,8 +49,9 @@ TYPO_MIN_LETTERS = 7
 ACRONYM_AGREEMENT = 0.6
 # Characters before "(ACRONYM)" that can hold its long form.
 DEFINITION_REACH = 120
-# Words that end the phrase after an "or" ("images or video from ...").
-_PHRASE_END = frozenset("in on from for with of to by that which who and or as at into via using than".split())
+# Words that end the phrases an "or" joins ("images or video from ...", "representations or information flow inside").
+_PHRASE_END = frozenset("""in on from for with of to by that which who and or as at into via using than inside across
+    between among within under over about without beyond toward towards through such like where when while""".split())
 _snowball = Stemmer.Stemmer("english").stemWord
 
 
@@ -116,26 +117,32 @@ def anchor_share(anchors: list[str], text: str) -> float:
     return sum(a[:PREFIX] in prefixes for a in anchors) / len(anchors)
 
 
-def topic_coverage(terms: list[str], text: str, stats: TermStats, alternatives: list[set[str]] = ()) -> float:
+def topic_coverage(terms: list[str], text: str, stats: TermStats, alternatives: list[list[list[str]]] = ()) -> float:
     """Share of the question's terms (weighted by rarity) that the text contains; a hyphenated term counts when
-    all its parts are there ("text-to-music" needs both "text" and "music"); terms of one ``alternatives`` group
-    count once, covered by any of them."""
+    all its parts are there ("text-to-music" needs both "text" and "music"); the phrases of one ``alternatives``
+    group count once, by the phrase the text covers best ("spiking neural networks or the visual cortex")."""
     if not terms:
         return 1.0
     prefixes = {w[:PREFIX] for w in _words(text)}
-    units: dict[int, list[str]] = {}
-    for term in terms:
-        group = next((i for i, g in enumerate(alternatives) if term in g), len(alternatives) + len(units))
-        units.setdefault(group, []).append(term)
+
+    def weight_and_hit(term: str) -> tuple[float, bool]:
+        parts = [p for p in term.split("-") if len(p) > 2 and p in content_words(p)] or [term]
+        return max(stats.idf(p) for p in parts), all(p[:PREFIX] in prefixes for p in parts)
+
+    in_groups = {w for group in alternatives for phrase in group for w in phrase}
     total = covered = 0.0
-    for unit in units.values():
-        weight, hit = 0.0, False
-        for term in unit:
-            parts = [p for p in term.split("-") if len(p) > 2 and p in content_words(p)] or [term]
-            weight = max(weight, *(stats.idf(p) for p in parts))
-            hit = hit or all(p[:PREFIX] in prefixes for p in parts)
-        total += weight
-        covered += weight if hit else 0.0
+    for term in terms:
+        if term not in in_groups:
+            weight, hit = weight_and_hit(term)
+            total += weight
+            covered += weight if hit else 0.0
+    for group in alternatives:
+        phrases = [[weight_and_hit(w) for w in phrase if w in terms] for phrase in group]
+        phrases = [p for p in phrases if p]
+        if phrases:  # as much as its heaviest phrase, covered as far as the text covers its best-covered one
+            weight = max(sum(w for w, _ in p) for p in phrases)
+            total += weight
+            covered += weight * max(sum(w for w, hit in p if hit) / sum(w for w, _ in p) for p in phrases)
     return covered / total if total else 1.0
 
 
@@ -153,29 +160,35 @@ def mentions_term(term: str, text_stems: set[str]) -> bool:
         for s in text_stems)
 
 
-def alternative_groups(question: str) -> list[set[str]]:
-    """Words an "or" joins, as alternatives a paper needs only one of: the word before it, and the first and last
-    words of the phrase after it ("biology or medicine", "hallucinations or safety jailbreaks")."""
+def alternative_groups(question: str) -> list[list[list[str]]]:
+    """Phrases an "or" joins, as alternatives a paper needs only one of: the words before it back to the start of
+    its phrase, and the words after it to the end of the next ("biology or medicine", "spiking neural networks or
+    the visual cortex")."""
     tokens = _WORD.findall(question.lower())
     groups = []
     for i, token in enumerate(tokens):
         if token != "or" or i == 0:
             continue
-        phrase = []
+        before = []
+        for word in reversed(tokens[:i]):
+            if word in _PHRASE_END or word in _ASKING or word not in content_words(word):
+                break
+            before.insert(0, word)
+        after = []
         for word in tokens[i + 1:]:
             if word in _PHRASE_END:
                 break
             if word not in ("the", "a", "an"):
-                phrase.append(word)
-        if phrase:
-            groups.append({tokens[i - 1], phrase[0], phrase[-1]})
+                after.append(word)
+        if before and after:
+            groups.append([before, after])
     return groups
 
 
 def _gap_words(question: str, stats: TermStats) -> list[str]:
     if stats.n < GAP_MIN_PAPERS:
         return []
-    skip = set().union(*alternative_groups(question))
+    skip = {w for group in alternative_groups(question) for phrase in group for w in phrase}
     words = {p for t in question_terms(question) for p in t.split("-") if len(p) > 2 and not any(c.isdigit() for c in p)}
     return sorted(w for w in words if w not in skip and w in content_words(w) and w not in _ASKING)
 

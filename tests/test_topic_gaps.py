@@ -81,13 +81,21 @@ def test_or_joins_alternatives_a_paper_needs_only_one_of(stats):
     from rag.relevance import alternative_groups, question_terms, topic_coverage
 
     question = "Which papers build benchmarks in biology or medicine?"
-    assert alternative_groups(question) == [{"biology", "medicine"}]
+    assert alternative_groups(question) == [[["biology"], ["medicine"]]]
     pathology = "We build a benchmark of medical pathology images for multimodal models."
     terms = question_terms(question)
     either = topic_coverage(terms, pathology, stats, alternative_groups(question))
     both = topic_coverage(terms, pathology, stats)
     assert either == 1.0 and both < 0.75  # "medicine" (medical) alone answers "biology or medicine"
-    assert alternative_groups("Which papers estimate 3D scene layout from images or video?") == [{"images", "video"}]
+    assert alternative_groups("Which papers estimate 3D scene layout from images or video?") == [[["images"], ["video"]]]
+    # An alternative of several words is covered only as a whole, and needs nothing of the other one.
+    question = "Which papers are about spiking neural networks or the visual cortex?"
+    assert alternative_groups(question) == [[["spiking", "neural", "networks"], ["visual", "cortex"]]]
+    terms, groups = question_terms(question), alternative_groups(question)
+    v1 = "We revisit the video front end from the principles of the primary visual cortex (area V1)."
+    gnn = "Graph neural networks are often miscalibrated."
+    assert topic_coverage(terms, v1, stats, groups) == 1.0
+    assert topic_coverage(terms, gnn, stats, groups) < 0.5
 
 
 def test_a_typo_is_not_an_absent_topic(stats):
