@@ -165,10 +165,11 @@ class PaperChat:
 
         return AcronymGlossary(p.text for p in self.catalog.papers.values())
 
-    def _extractive(self, question: str, chosen: list[PaperHit], hits: list[PaperHit]) -> Answer:
+    def _extractive(self, question: str, chosen: list[PaperHit], hits: list[PaperHit],
+                    quote_first: Sequence[str] = ()) -> Answer:
         question_vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)
         sentences = self.store.sentences([h.paper.paper_id for h in chosen])
-        return extractive_answer(question, question_vec, chosen, sentences, hits)
+        return extractive_answer(question, question_vec, chosen, sentences, hits, quote_first)
 
     def _embed_texts(self, texts: list[str]) -> np.ndarray:
         return np.asarray(self.embedder.get_text_embedding_batch(texts), dtype=np.float32)

@@ -65,6 +65,7 @@ class DetailAsk:
     wants_number: bool  # a quantity: the sentence must also hold a number
     wants_name: bool  # a named thing (dataset, backbone): the sentence must hold a proper name
     shape: str = ""  # when set, what the answer itself looks like ("A100", "Adam", a URL): a sentence must match it
+    record: str = ""  # when set, the field of the paper's record that answers it ("authors", "venue_year")
 
 
 @dataclass
@@ -128,25 +129,31 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
 
 
 # ---- specific details ----
-# (pattern on the question, phrase, stems to find in a sentence, wants a number, wants a name, answer shape)
+# (pattern on the question, phrase, stems to find in a sentence, wants a number, wants a name, answer shape); with a
+# shape, the stems only mark the sentence that comes closest when none matches it.
 _GPU_SHAPE = r"\b(?:[AHVLTP]\d{2,4}|RTX\s?\d{3,4}\w*|TPU\s?v?\d*|MI\d{3}|Ascend\s?\d*\w*|Gaudi\d?|Titan\s?\w+)\b"
 _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
+    (r"\bcode\b[^?]*\b(?:released|available|open[- ]sourced?|public\w*|shared)\b"
+     r"|\b(?:release|open[- ]source|share)\w*\b[^?]*\bcode\b", "code's availability", ("code", "available", "release", "open-source"), False, False,
+     r"https?://|github\.com|\b(?:code|implementation)s?\b[^.]*\b(?:available|released|open-sourced|public)\b"),
     (r"\bgpu[- ]?hours?\b|\bcompute budget\b|\bhow long\b.*\btrain", "training compute",
      ("gpu hour", "gpu-hour", "hour", "day", "compute"), True, False, ""),
-    (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b", "GPU type", (), False, False, _GPU_SHAPE),
+    (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b", "GPU type",
+     ("gpu", "tpu", "cluster", "hardware"), False, False, _GPU_SHAPE),
     (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False, ""),
-    (r"\boptimi[sz]er\b", "optimizer", (), False, False, r"\b(?:Adam\w*|SGD|LAMB|Adafactor|RMSprop|Lion|Muon)\b"),
+    (r"\boptimi[sz]er\b", "optimizer", ("optimi",), False, False, r"\b(?:Adam\w*|SGD|LAMB|Adafactor|RMSprop|Lion|Muon)\b"),
     (r"\bbatch[- ]size\b", "batch size", ("batch size", "batch-size", "batch"), True, False, ""),
     (r"\b(?:training|rl|optimi[sz]ation|gradient)\s+steps\b|\bhow many (?:\w+\s+)?(?:steps|epochs|iterations)\b",
      "number of training steps", ("step", "epoch", "iteration"), True, False, ""),
-    (r"\blicen[cs]e\b", "license", (), False, False, r"\b(?:CC[- ]BY[\w\-.]*|MIT licen\w+|Apache|GPL|BSD|licen[cs]ed)\b"),
-    (r"\b(?:github|url|link|repository|repo)\b|\bwhere\b.*\bcode\b", "code location", (), False, False,
+    (r"\blicen[cs]e\b", "license", ("licen", "available", "release"), False, False, r"\b(?:CC[- ]BY[\w\-.]*|MIT licen\w+|Apache|GPL|BSD|licen[cs]ed)\b"),
+    (r"\b(?:github|url|link|repository|repo)\b|\bwhere\b.*\bcode\b", "code location", ("code", "available", "release"), False, False,
      r"https?://|github\.com|www\.|\.(?:io|org|com)/"),
     (r"\bannotators?\b|\braters?\b|\bcrowd[- ]?workers?\b", "number of annotators",
      ("annotator", "rater", "worker", "expert"), True, False, ""),
     (r"\bbackbone\b|\bbase model\b|\bfine-?tunes?\b.*\bmodel\b", "backbone model",
      ("backbone", "base model", "built on", "fine-tun", "initializ"), False, True, ""),
-    (r"\bwhich (?:specific\s+)?(?:\w+\s+)?(?:models|llms|vlms|lvlms|mllms|networks)\b", "models evaluated",
+    (r"\b(?:which|what) (?:specific\s+)?(?:\w+\s+)?(?:models|llms|vlms|lvlms|mllms|networks|architectures)\b",
+     "models evaluated",
      ("model", "llm", "vlm", "lvlm", "mllm", "network"), False, True, ""),
     (r"\bwhich (?:\w+\s+)?(?:datasets|benchmarks)\b|\bwhat (?:\w+\s+)?(?:datasets|benchmarks)\b", "datasets",
      ("dataset", "benchmark", "corpus", "data"), False, True, ""),
@@ -161,12 +168,25 @@ _AUXILIARY = frozenset("do does did is are was were have has had can could will 
 _FILLER = frozenset("different distinct total unique separate individual other more of".split())
 
 
+# Details a paper's record gives, never its abstract: (pattern on the question, phrase, record field).
+_RECORD_DETAILS = (
+    (r"\bauthors?\b|\bwho (?:wrote|authored|proposed|introduced|developed|created|made)\b|\bwritten by\b", "authors",
+     "authors"),
+    (r"\b(?:when|what year|which year)\b[^?]*\b(?:published|released|appear\w*|come out|presented)\b"
+     r"|\b(?:which|what) (?:venue|conference|journal)\b|\bwhere (?:was|is) [^?]*\bpublished\b", "venue and year",
+     "venue_year"),
+)
+
+
 def asked_details(question: str) -> list[DetailAsk]:
-    """The specific details (numbers, settings, named resources) a question asks for, if any."""
+    """The specific details (numbers, settings, named resources, authors and venue) a question asks for, if any."""
     found = []
     for pattern, phrase, terms, number, name, shape in _DETAILS:
         if re.search(pattern, question, re.I):
             found.append(DetailAsk(phrase, terms, number, name, shape))
+    for pattern, phrase, record in _RECORD_DETAILS:
+        if re.search(pattern, question, re.I):
+            found.append(DetailAsk(phrase, (), False, False, record=record))
     for match in _HOW_MANY.finditer(question):
         if any(d.wants_number for d in found):
             continue  # "how many GPU hours": already asked for by a specific pattern

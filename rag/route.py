@@ -12,8 +12,8 @@ import numpy as np
 from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.extractive import (
-    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, content_words, detail_support, listing_answer, listing_cutoff,
-    not_stated_answer, refusal, score_for_listing,
+    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, content_words, detail_answer, detail_support, listing_answer,
+    listing_cutoff, refusal, score_for_listing,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
@@ -179,11 +179,14 @@ class QuestionRouter:
             sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
             found = [(d, detail_support(d, main.paper, sentences)) for d in intent.details]
             missing = [d for d, s in found if s is None]
-            if missing:
-                stated = [(d, s) for d, s in found if s is not None]
-                return not_stated_answer(question, self._query_vec(question), main, sentences, missing, stated, hits)
+            stated = [(d, s) for d, s in found if s is not None]
+            if missing or any(d.record for d in intent.details):  # gaps, and the record's fields, are ours to say
+                return detail_answer(question, self._query_vec(question), main, sentences, missing, stated, hits)
+            quote_first = [s for _, s in stated]  # an LLM reads them in the abstract; an extract must quote them
+        else:
+            quote_first = []
         if self.settings.llm.backend == "extractive":
-            return self.chat._extractive(question, chosen, hits)
+            return self.chat._extractive(question, chosen, hits, quote_first)
         return (yield from self.chat._generate(question, chosen, hits))
 
     def mentioned(self, question: str, filters: PaperFilters | None) -> list[str]:

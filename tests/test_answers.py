@@ -178,6 +178,33 @@ def test_a_stated_detail_is_answered_not_declared_missing(seed_chat):
     answer = seed_chat.ask("How many problems does PhysElite contain and what accuracy does the best MLLM reach on it?")
     assert answer.kind == "lookup"
     assert _cited(answer)[0] == "PhysElite"
+    assert "11,586" in answer.text and "33.7%" in answer.text, answer.text
+
+
+def test_the_sentence_giving_an_asked_for_detail_is_quoted(seed_chat):
+    # "GoPro and HIDE" names the datasets without saying "datasets": the answer must quote that sentence.
+    answer = seed_chat.ask("What datasets does PickMoment evaluate on?")
+    assert answer.kind == "lookup" and _cited(answer) == [PICKMOMENT]
+    assert "GoPro" in answer.text and "HIDE" in answer.text, answer.text
+
+
+@pytest.mark.parametrize("question, closest", [
+    ("What models does PhysElite benchmark?", "We benchmark 18 open-source and closed-source MLLMs"),
+    ("What license will the PhysElite dataset be released under?", "dataset will be publicly available"),
+])
+def test_a_missing_detail_quotes_the_sentence_that_comes_closest(seed_chat, question, closest):
+    answer = seed_chat.ask(question)
+    assert answer.kind == "not_stated" and closest in answer.text.split("The closest it comes:")[1], answer.text
+
+
+@pytest.mark.parametrize("question, what", [
+    ("Who are the authors of PhyProbe?", "the authors"),
+    ("Is the code for ViDiC-1K released?", "the code's availability"),
+])
+def test_details_neither_abstract_nor_record_gives_are_declared_missing(seed_chat, question, what):
+    answer = seed_chat.ask(question)
+    assert answer.kind == "not_stated" and f"does not state {what}" in answer.text, answer.text
+    assert len(answer.citations) == 1
 
 
 # ---- refusals ----
@@ -267,6 +294,19 @@ def crowded_store(seed_store_dir, tmp_path_factory) -> Path:
     report = PaperChat(store_dir=root / "store").ingest([extra])
     assert report.added + report.unchanged == DISTRACTORS
     return root / "store"
+
+
+def test_authors_and_venue_come_from_the_record(crowded_store):
+    """The shared corpus lists authors, venue and year; asked for, they are given from the record, cited."""
+    from rag import PaperChat
+
+    chat = PaperChat(store_dir=crowded_store)
+    paper = next(p for p in chat.papers() if p.authors and p.year and re.fullmatch(r"[A-Z][a-z]+[A-Z]\w+", p.name))
+    authors = chat.ask(f"Who are the authors of {paper.name}?")
+    assert authors.kind == "lookup" and authors.citations[0].paper.paper_id == paper.paper_id
+    assert all(name in authors.text for name in paper.authors), authors.text
+    published = chat.ask(f"When was {paper.name} published?")
+    assert str(paper.year) in published.text and published.citations[0].paper.paper_id == paper.paper_id
 
 
 @pytest.mark.parametrize("question, name", [
