@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rag.extractive import CitationBuilder, content_words, rank_sentences, shorten
+from rag.extractive import CitationBuilder, content_words, rank_sentences, shorten, states_nothing
 from rag.relevance import TermStats
 from store.paper import Paper
 
@@ -42,8 +42,6 @@ _CUES: dict[str, re.Pattern] = {
         re.I),
 }
 _NUMBER = re.compile(r"\d")
-_RELEASE = re.compile(r"\bwill be (?:made )?(?:publicly |freely )?(?:available|released|open-sourced)\b", re.I)
-_BOILERPLATE = re.compile(r"https?://|\bcode (?:and [\w-]+ )?(?:is|are|will be) (?:publicly )?(?:available|released)", re.I)
 # "Experiments on X show that Y": X is the data, Y the result.
 _FINDING_VERB = re.compile(r",?\s+(?:and\s+)?(?:demonstrate|show|reveal|indicate|confirm|verify|validate|suggest|find)s?"
                            r"(?:\s+that)?\s+", re.I)
@@ -117,7 +115,7 @@ class AspectClassifier:
                 out[i, j] = CUE_WEIGHT * cues + POSITION_WEIGHT * _position_prior(aspect, where) + PROTOTYPE_WEIGHT * proto
                 if aspect in ("data", "results") and _NUMBER.search(text):
                     out[i, j] += 0.15 if aspect == "data" else 0.1  # "contains 11,586 problems", "up to 1.87x"
-                if _BOILERPLATE.search(text) or _RELEASE.search(text):
+                if states_nothing(text):
                     out[i, j] -= 0.5  # "code and data will be released" states no aspect
                 if aspect == "approach" and (_CONTRIBUTION.search(text) or (name and name in text)):
                     out[i, j] += 0.4
@@ -283,7 +281,7 @@ def compare_papers(
     for paper in papers:
         own = sentences.get(paper.paper_id, [])
         ranked = [r for r in rank_sentences(question_vec, question, own, ignore=other_names, answering=True)
-                  if not _BOILERPLATE.search(r.text)]
+                  if not states_nothing(r.text)]
         best = ranked[0].text if ranked else (own[0][0] if own else paper.text)
         n = cites.cite(paper, best)
         rows.append(Row(paper, n, classifier.assign(own, paper.name)))

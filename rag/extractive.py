@@ -41,6 +41,17 @@ AMOUNT_BONUS = 0.15
 NEAR_RELEVANCE = 0.35
 
 
+# Sentences that state nothing of the paper's content: links, "code and data will be released".
+_RELEASE = re.compile(r"\bwill be (?:made )?(?:publicly |freely )?(?:available|released|open-sourced)\b"
+                      r"|\breleased? upon (?:acceptance|publication)\b", re.I)
+_BOILERPLATE = re.compile(r"https?://|\bcode (?:and [\w-]+ )?(?:is|are|will be) (?:publicly )?(?:available|released)", re.I)
+
+
+def states_nothing(sentence: str) -> bool:
+    """A link or release note ("Source code and models will be released upon acceptance.")."""
+    return bool(_BOILERPLATE.search(sentence) or _RELEASE.search(sentence))
+
+
 def content_words(text: str) -> set[str]:
     """Lower-cased words of a text that carry meaning (no stopwords, no "don't", "model's" -> "model")."""
     text = _CLITIC.sub("", _NEGATED_AUXILIARY.sub(" ", text.lower()))
@@ -128,6 +139,7 @@ def extractive_answer(
                                 ignore=content_words(paper.name), answering=True)
         if rank == 0 and quote_first:
             ranked = [s for s in ranked if s.text in quote_first] + [s for s in ranked if s.text not in quote_first]
+        ranked = [s for s in ranked if s.text in quote_first or not states_nothing(s.text)] or ranked
         picked = sorted(ranked[: max(2, len(quote_first) + 1) if rank == 0 else 1], key=lambda s: s.index)
         if not picked:
             continue

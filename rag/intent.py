@@ -74,6 +74,7 @@ class Intent:
     named: list[str] = field(default_factory=list)  # paper ids named in the question, in order
     described: list[str] = field(default_factory=list)  # sub-queries for papers described, not named
     details: list[DetailAsk] = field(default_factory=list)
+    aspects: list[str] = field(default_factory=list)  # of the paper's abstract: "problem", "approach", "results"
 
 
 def classify(question: str, catalog: PaperCatalog) -> Intent:
@@ -86,7 +87,24 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
     described = described_sides(question, mentions) if _COMPARE_CUE.search(question) or len(named) >= 2 else []
     if len(named) + len(described) >= 2:
         return Intent(QuestionKind.COMPARISON, named, described, details)
-    return Intent(QuestionKind.LOOKUP, named, details=details)
+    return Intent(QuestionKind.LOOKUP, named, details=details, aspects=asked_aspects(question))
+
+
+# What part of an abstract a question about one paper asks for (the aspects of a comparison table).
+_ASPECT_ASKS = (
+    ("problem", r"\bwhat (?:\w+\s+)?(?:problems?|challenges?|issues?|gaps?)\b|\bmotivat\w*\b|\bwhy\b[^?]*\b(?:needed"
+                r"|necessary|matters?|important)\b"),
+    ("approach", r"\bhow (?:does|do|did|is|are|was|were)\b[^?]*\b(?:works?|built|designed|trained|computed|implemented"
+                 r"|constructed|achieved?|solved?|do(?:es)? (?:it|this|that))\b|\b(?:key|main|core|central|basic) idea\b"
+                 r"|\bwhat (?:\w+\s+)?(?:method|technique|approach|architecture|mechanism)\b"),
+    ("results", r"\b(?:main |key )?(?:results?|findings?)\b|\bwhat did\b[^?]*\b(?:find|show|discover|conclude)\b"
+                r"|\bhow (?:well|good)\b|\bconclu\w+\b"),
+)
+
+
+def asked_aspects(question: str) -> list[str]:
+    """The aspects of a paper a question asks for ("What problem does VISD solve?": problem), in table order."""
+    return [aspect for aspect, pattern in _ASPECT_ASKS if re.search(pattern, question, re.I)]
 
 
 def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list[str]:

@@ -183,6 +183,12 @@ class QuestionRouter:
             if missing or any(d.record for d in intent.details):  # gaps, and the record's fields, are ours to say
                 return detail_answer(question, self._query_vec(question), main, sentences, missing, stated, hits)
             quote_first = [s for _, s in stated]  # an LLM reads them in the abstract; an extract must quote them
+        elif intent.aspects and self.settings.llm.backend == "extractive":
+            # "What problem does VISD solve?": the sentence stating the problem, as the comparison table would pick it.
+            main = chosen[0].paper
+            own = self.chat.store.sentences([main.paper_id])[main.paper_id]
+            cells = self.chat.aspect_classifier.assign(own, main.name)
+            quote_first = [cells[a].quote for a in intent.aspects if cells[a].quote]
         else:
             quote_first = []
         if self.settings.llm.backend == "extractive":

@@ -162,6 +162,21 @@ def test_follow_up_comparison_against_the_paper_in_focus(seed_chat):
     assert _cited(answer) == [PHYSVISTA, PHYPROBE]
 
 
+@pytest.mark.parametrize("question, said", [
+    ("What problem does VISD solve?", "remains challenging due to sparse sequence-level rewards"),
+    ("What did the curse of unrolling paper find?", "truncating early iterations of the derivative computation"),
+    ("How does PURGE work?", "The framework consists of two components"),
+])
+def test_an_answer_about_one_paper_quotes_the_part_of_the_abstract_asked_for(seed_chat, question, said):
+    answer = seed_chat.ask(question)
+    assert said in answer.text and len(answer.citations) == 1, answer.text
+
+
+def test_release_notes_are_never_quoted_as_an_answer(seed_chat):
+    answer = seed_chat.ask("What is the motivation behind UniCon3R?")
+    assert _cited(answer) == ["UniCon3R"] and "will be released" not in answer.text, answer.text
+
+
 # ---- details an abstract does not give ----
 def test_not_stated_says_so_cites_the_paper_and_invents_no_number(seed_chat):
     answer = seed_chat.ask("How many GPU hours did it take to train PERIA-8B?")
