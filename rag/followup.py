@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from rag.catalog import PaperCatalog
 from rag.extractive import content_words
-from rag.intent import WHICH_QUESTION
+from rag.intent import COMPARE_CUE, WHICH_QUESTION
 from store.paper import Paper
 
 History = Sequence[tuple[str, str]]
@@ -28,6 +28,8 @@ _PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?
 _THEY = re.compile(r"\b(?:they|their)\b", re.I)
 _LIST_ANSWER = re.compile(r"^Found \d+ papers|^\|\s*Paper\s*\|", re.M)
 _MAX_PLURAL = 3
+# Turns looked back over for the papers of "the two" when the last turn was about one paper.
+DISCUSSED_TURNS = 3
 
 
 @dataclass
@@ -50,18 +52,31 @@ def papers_in_focus(history: History, catalog: PaperCatalog,
     When no turn names a paper (a hand-written history), ``find`` retrieves for the last turn's text.
     """
     for question, answer in reversed(history):
-        in_answer = _papers_in_text(answer, catalog)
-        in_question = [catalog.papers[pid] for pid in catalog.named_in(question)]
-        ordered = list({p.paper_id: p for p in in_answer + in_question}.values())
+        ordered, listing = _turn_papers(question, answer, catalog)
         if ordered:
-            listing = bool(_LIST_ANSWER.search(answer)) or (len(in_answer) > 1 and not in_question)
-            if in_question and not listing:  # the paper the user asked about leads
-                ordered = in_question + [p for p in ordered if p not in in_question]
             return ordered, listing
     if find is not None:
         question, answer = history[-1]
         return find(f"{question} {answer}")[:1], False
     return [], False
+
+
+def _turn_papers(question: str, answer: str, catalog: PaperCatalog) -> tuple[list[Paper], bool]:
+    """The papers of one turn, in order of first appearance in its answer, and whether the answer listed several."""
+    in_answer = _papers_in_text(answer, catalog)
+    in_question = [catalog.papers[pid] for pid in catalog.named_in(question)]
+    ordered = list({p.paper_id: p for p in in_answer + in_question}.values())
+    listing = bool(_LIST_ANSWER.search(answer)) or (len(in_answer) > 1 and not in_question)
+    if in_question and not listing:  # the paper the user asked about leads
+        ordered = in_question + [p for p in ordered if p not in in_question]
+    return ordered, listing
+
+
+def papers_discussed(history: History, catalog: PaperCatalog, turns: int = DISCUSSED_TURNS) -> list[Paper]:
+    """The papers the last ``turns`` turns were about, one per turn (its lead paper), oldest first: what "the two"
+    and "the first one" mean after "What is PatchKV?" then "And PipeFSDP?"."""
+    leads = [ordered[0] for q, a in history[-turns:] for ordered, _ in [_turn_papers(q, a, catalog)] if ordered]
+    return list({p.paper_id: p for p in reversed(leads)}.values())[::-1]
 
 
 def _papers_in_text(text: str, catalog: PaperCatalog) -> list[Paper]:
@@ -96,17 +111,19 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
         return Resolution(question)
     mentions = catalog.mentions(question)
     first_named = mentions[0][0] if mentions else len(question)
+    # After one paper per turn ("What is PatchKV?", "And PipeFSDP?"), "the first one" and "the two" count turns.
+    sequence = focus if len(focus) > 1 else papers_discussed(history, catalog) or focus
 
     ordinal = _ORDINAL.search(question)
     if ordinal and ordinal.start() < first_named + 1:
         index = _ORDINAL_INDEX[ordinal.group(1).lower()]
-        if index < len(focus):
-            paper = focus[index]
+        if index < len(sequence):
+            paper = sequence[index]
             return Resolution(_replace(question, ordinal, paper.name), [paper])
 
     plural = _PLURAL.search(question)
-    if plural and plural.start() < first_named and len(focus) > 1:
-        papers = focus[:_MAX_PLURAL]
+    if plural and plural.start() < first_named and len(sequence) > 1:
+        papers = sequence[:_MAX_PLURAL] if len(focus) > 1 else sequence[-_MAX_PLURAL:]
         return Resolution(_replace(question, plural, _join_names(papers)), papers)
 
     singular = _SINGULAR.search(question)
@@ -117,7 +134,12 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
 
     they = _THEY.search(question)
     if they and they.start() < first_named and not WHICH_QUESTION.search(question):
-        papers = focus[:_MAX_PLURAL] if listing and len(focus) > 1 else focus[:1]
+        if listing and len(focus) > 1:
+            papers = focus[:_MAX_PLURAL]
+        elif COMPARE_CUE.search(question) and len(sequence) > 1:  # "How do they differ?" after one paper per turn
+            papers = sequence[-_MAX_PLURAL:]
+        else:
+            papers = focus[:1]
         return Resolution(f"{_join_names(papers)}: {question}", papers)
     return Resolution(question)
 

@@ -16,7 +16,7 @@ class QuestionKind(str, Enum):
     WHICH = "which"  # every paper that matches a description
 
 
-_COMPARE_CUE = re.compile(
+COMPARE_CUE = re.compile(
     r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper))\b",
     re.I,
 )
@@ -84,7 +84,7 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
     details = asked_details(question)
     if WHICH_QUESTION.search(question) and len(named) < 2:
         return Intent(QuestionKind.WHICH, named, details=details)
-    described = described_sides(question, mentions) if _COMPARE_CUE.search(question) or len(named) >= 2 else []
+    described = described_sides(question, mentions) if COMPARE_CUE.search(question) or len(named) >= 2 else []
     if len(named) + len(described) >= 2:
         return Intent(QuestionKind.COMPARISON, named, described, details)
     return Intent(QuestionKind.LOOKUP, named, details=details, aspects=asked_aspects(question))

@@ -177,6 +177,18 @@ def test_release_notes_are_never_quoted_as_an_answer(seed_chat):
     assert _cited(answer) == ["UniCon3R"] and "will be released" not in answer.text, answer.text
 
 
+def test_follow_ups_count_the_papers_of_earlier_turns(seed_chat):
+    """One paper per turn: "the two", "they ... differ" and "the first one" mean the papers of the last turns."""
+    history = []
+    for question in ("What is PatchKV?", "And PipeFSDP?"):
+        history.append((question, seed_chat.ask(question, history=history).text))
+    both = seed_chat.ask("Which of the two saves more memory?", history=history)
+    assert both.kind == "comparison" and _cited(both) == ["PatchKV", PIPEFSDP], both.text
+    differ = seed_chat.ask("How do they differ?", history=history)
+    assert differ.kind == "comparison" and _cited(differ) == ["PatchKV", PIPEFSDP]
+    assert _cited(seed_chat.ask("Tell me more about the first one", history=history)) == ["PatchKV"]
+
+
 # ---- details an abstract does not give ----
 def test_not_stated_says_so_cites_the_paper_and_invents_no_number(seed_chat):
     answer = seed_chat.ask("How many GPU hours did it take to train PERIA-8B?")
