@@ -22,7 +22,7 @@ _ASKING = frozenset(
     found claim claims claimed actually also each both other one ones either compare compared differ different
     difference versus better best whether has have had having its from than over more most can could would should
     may might must into through during under via within yet just only very too some such same others another
-    anything something someone really truly basically even still exactly specifically mainly simply somehow maybe
+    anything something someone list lists really truly basically even still exactly specifically mainly simply somehow maybe
     perhaps possibly lot lots sort thing things stuff""".split()
 )
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -61,6 +61,14 @@ def _stem(word: str) -> str:
     return _snowball(word).replace("z", "s").replace("our", "or")
 
 
+def prefix_key(word: str) -> str:
+    """What a word is matched on: its first PREFIX letters, an acronym's plural as its singular ("LLMs" ~ "LLM"; a
+    word with vowels keeps its "s": "codes" is not "code")."""
+    if 2 < len(word) <= PREFIX + 1 and word.endswith("s") and not any(c in "aeiouy" for c in word[:-1]):
+        word = word[:-1]
+    return word[:PREFIX]
+
+
 class TermStats:
     """Document frequencies of words over the loaded papers: rare words weigh more."""
 
@@ -70,12 +78,12 @@ class TermStats:
         self.n = 0
         for text in texts:
             words = _words(text)
-            self.df.update({w[:PREFIX] for w in words})
+            self.df.update({prefix_key(w) for w in words})
             self.stem_df.update({_stem(w) for w in words})
             self.n += 1
 
     def idf(self, word: str) -> float:
-        return math.log((self.n + 1) / (self.df.get(word[:PREFIX], 0) + 1)) + 0.1
+        return math.log((self.n + 1) / (self.df.get(prefix_key(word), 0) + 1)) + 0.1
 
 
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
@@ -106,15 +114,15 @@ def anchor_terms(question: str, stats: TermStats) -> list[str]:
     words = {part for word in _CASED_WORD.findall(question) for part in word.split("-")
              if sum(c.isupper() for c in part) >= 2}
     limit = min(ANCHOR_MAX_DF, ANCHOR_MAX_SHARE * stats.n)
-    return sorted(w.lower() for w in words if 0 < stats.df.get(w.lower()[:PREFIX], 0) <= limit)
+    return sorted(w.lower() for w in words if 0 < stats.df.get(prefix_key(w.lower()), 0) <= limit)
 
 
 def anchor_share(anchors: list[str], text: str) -> float:
     """Share of the anchor words the text contains (0 when there are none)."""
     if not anchors:
         return 0.0
-    prefixes = {w[:PREFIX] for w in _words(text)}
-    return sum(a[:PREFIX] in prefixes for a in anchors) / len(anchors)
+    prefixes = {prefix_key(w) for w in _words(text)}
+    return sum(prefix_key(a) in prefixes for a in anchors) / len(anchors)
 
 
 def topic_coverage(terms: list[str], text: str, stats: TermStats, alternatives: list[list[list[str]]] = ()) -> float:
@@ -123,11 +131,11 @@ def topic_coverage(terms: list[str], text: str, stats: TermStats, alternatives: 
     group count once, by the phrase the text covers best ("spiking neural networks or the visual cortex")."""
     if not terms:
         return 1.0
-    prefixes = {w[:PREFIX] for w in _words(text)}
+    prefixes = {prefix_key(w) for w in _words(text)}
 
     def weight_and_hit(term: str) -> tuple[float, bool]:
         parts = [p for p in term.split("-") if len(p) > 2 and p in content_words(p)] or [term]
-        return max(stats.idf(p) for p in parts), all(p[:PREFIX] in prefixes for p in parts)
+        return max(stats.idf(p) for p in parts), all(prefix_key(p) in prefixes for p in parts)
 
     in_groups = {w for group in alternatives for phrase in group for w in phrase}
     total = covered = 0.0

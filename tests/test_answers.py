@@ -123,6 +123,11 @@ def test_question_kinds_and_compared_sides(seed_chat, question, kind, described)
     ("Which papers build benchmarks in biology or medicine?", {"PathView-Bench"}),
     # A name only one abstract uses points at that paper, however loosely the rest of the sentence matches.
     ("Do any papers evaluate on LIBERO?", {"Phase-Adaptive Fusion (PAF)"}),
+    # "LLM" is the abstract's "LLMs"; "list" asks, it is not the topic.
+    ("List papers about LLM reasoning", {"CoT as compositional OOD generalization"}),
+    # An "or" joins whole phrases: the V1 paper never mentions spiking neural networks.
+    ("Which papers are about spiking neural networks or the visual cortex?",
+     {"Unified convergence analysis framework for SG and LocalZO direct SNN training", "V1-DVS"}),
 ])
 def test_which_papers_lists_every_relevant_paper(seed_chat, question, gold):
     answer = seed_chat.ask(question)

@@ -56,6 +56,15 @@ def test_contractions_and_hedges_are_not_topic_words(stats):
     assert set(question_terms("The network's outputs aren't calibrated")) == {"network", "outputs", "calibrated"}
 
 
+def test_an_acronym_matches_its_plural(stats):
+    from rag.relevance import topic_coverage
+
+    cot = "Chain-of-Thought (CoT) reasoning substantially improves Large Language Models (LLMs)."
+    assert topic_coverage(question_terms("List papers about LLM reasoning"), cot, stats) == 1.0
+    assert topic_coverage(["llms"], "An LLM-as-a-judge protocol.", stats) == 1.0
+    assert topic_coverage(["codes"], "A code generation model.", stats) == 0.0  # a word with vowels keeps its "s"
+
+
 def test_alternatives_joined_by_or_are_not_each_required(stats):
     question = "Which papers reduce hallucinations or safety jailbreaks in large vision-language models?"
     assert rare_terms(question, stats) == [] and absent_terms(question, stats) == []
