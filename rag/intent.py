@@ -22,11 +22,11 @@ COMPARE_CUE = re.compile(
 )
 WHICH_QUESTION = re.compile(
     r"^\W*(?:(?:which|what|how many)\s+(?:\w+\s+){0,2}(?:papers|works|studies|articles)\b"
-    r"|(?:list|find|show|name)\b.*\b(?:papers|works|studies)\b"
+    r"|(?:list|find|show|name|give|recommend|suggest)\b.*\b(?:papers|works|studies)\b"
     r"|(?:list|find|show)\s+(?:me\s+)?(?:everything|anything|all)\s+(?:on|about)\b"
     r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b"
     r"|(?:do|does|did)\s+any\s+(?:\w+\s+)?(?:papers|works|studies)\b"
-    r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about)\b)"
+    r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about|using|that|with|in)\b)"
     r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b",
     re.I,
 )
@@ -231,13 +231,13 @@ def _stem(word: str) -> str:
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-/.]*[A-Za-z0-9]")
 
 
-def coined_terms(question: str, mentions: list[tuple[int, int, str]] = ()) -> list[str]:
+def coined_terms(question: str, mentions: list[tuple[int, int, str]] = (), everyday: bool = False) -> list[str]:
     """Made-up terms in the question that name no paper ("OR-GIGPO", "PerturbRM"): an abstract using one is
-    almost surely the one asked about."""
+    almost surely the one asked about. ``everyday``: well-known acronyms too ("GRPO")."""
     out = []
     for match in _TOKEN.finditer(question):
         word = match.group()
-        if any(a <= match.start() < b for a, b, _ in mentions) or _is_everyday_acronym(word):
+        if any(a <= match.start() < b for a, b, _ in mentions) or (not everyday and _is_everyday_acronym(word)):
             continue
         letters = [c for c in word if c.isalpha()]
         inner_caps = any(c.isupper() for c in word[1:]) and not word.isupper()
@@ -250,8 +250,8 @@ def coined_terms(question: str, mentions: list[tuple[int, int, str]] = ()) -> li
 
 _LIST_LEAD = re.compile(
     r"^\W*(?:(?:which|what|how many)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles)|(?:are there|is there|do you have)\s+"
-    r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?"
-    r"(?:papers|works|studies|everything|anything|all)|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
+    r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest)\s+(?:me\s+)?"
+    r"(?:all\s+|some\s+|any\s+)?(?:the\s+)?(?:papers|works|studies|everything|anything|all)|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
     r"|(?:any\s+)?(?:papers|works|studies|work))\s*(?:(?:are|is|that|which|do|does|where)\s+)?(?:(?:about|on)\s+)?",
     re.I,
 )

@@ -195,15 +195,17 @@ class QuestionRouter:
             return self.chat._extractive(question, chosen, hits, quote_first)
         return (yield from self.chat._generate(question, chosen, hits))
 
-    def mentioned(self, question: str, filters: PaperFilters | None) -> list[str]:
-        """Papers whose abstract uses a made-up term of the question ("What is OR-GIGPO?"), when only a few do."""
-        terms = [t.lower() for t in coined_terms(question)]
+    def mentioned(self, question: str, filters: PaperFilters | None, everyday: bool = False) -> list[str]:
+        """Papers whose abstract uses a made-up term of the question ("What is OR-GIGPO?"), when only a few do;
+        ``everyday``: a well-known acronym too ("Which papers use GRPO?")."""
+        terms = [t.lower() for t in coined_terms(question, everyday=everyday)]
         if not terms:
             return []
         found = []
         for paper in self.chat.catalog.papers.values():
             text = paper.text.lower()
-            if any(t in text and re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", text) for t in terms):
+            # A hyphenated variant counts ("GRPO" in "Sync-GRPO"), a longer word does not ("GRPOs" aside).
+            if any(t in text and re.search(rf"(?<!\w){re.escape(t)}s?(?!\w)", text) for t in terms):
                 if filters is None or filters.admits(paper):
                     found.append(paper.paper_id)
                     if len(found) > MAX_MENTIONED:
@@ -294,8 +296,9 @@ class QuestionRouter:
         topic = listing_topic(question)
         queries = [(question, self._query_vec(question)), (topic, self._query_vec(topic))]
         hits = self.chat.retrieve_hits(question, max(k or 0, LISTING_POOL), filters)
-        # A made-up term only a paper or two use ("Which papers evaluate on LIBERO?") names those papers.
-        mentioned = self.mentioned(question, filters)
+        # A made-up term, or an acronym, only a paper or two use ("Which papers evaluate on LIBERO?", "use GRPO?")
+        # names those papers.
+        mentioned = self.mentioned(question, filters, everyday=True)
         known = {h.paper.paper_id for h in hits}
         hits += [PaperHit(self.chat.catalog.papers[pid]) for pid in mentioned if pid not in known]
         known.update(mentioned)

@@ -123,6 +123,9 @@ def test_question_kinds_and_compared_sides(seed_chat, question, kind, described)
     ("Which papers build benchmarks in biology or medicine?", {"PathView-Bench"}),
     # A name only one abstract uses points at that paper, however loosely the rest of the sentence matches.
     ("Do any papers evaluate on LIBERO?", {"Phase-Adaptive Fusion (PAF)"}),
+    # A well-known acronym few abstracts use names them, in a hyphenated variant too ("Sync-GRPO").
+    ("Which papers use GRPO?", {"Sync-R1"}),
+    ("Give me papers on efficient LLM inference", {"PatchKV"}),
     # "LLM" is the abstract's "LLMs"; "list" asks, it is not the topic.
     ("List papers about LLM reasoning", {"CoT as compositional OOD generalization"}),
     # An "or" joins whole phrases: the V1 paper never mentions spiking neural networks.
