@@ -148,7 +148,9 @@ class AspectClassifier:
 
 def _part_for(aspect: str, sentence: str) -> str:
     """The part of "Experiments on X show that Y" an aspect wants: X for data, Y for results; else the sentence."""
-    split = _FINDING_VERB.search(sentence)
+    splits = list(_FINDING_VERB.finditer(sentence))
+    # "... models validate our theory and show that Y": the verb introducing a "that" clause is the finding's.
+    split = next((m for m in splits if m.group().rstrip().endswith("that")), splits[0] if splits else None)
     if split is None or aspect not in ("data", "results"):
         return sentence
     before, after = sentence[: split.start()].strip(), sentence[split.end() :].strip()

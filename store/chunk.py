@@ -15,6 +15,8 @@ from store.paper import Paper
 log = logging.getLogger(__name__)
 # Where a sentence ends when Punkt cannot say: after . ! or ? and before a capital.
 _PUNCTUATION_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+# A piece starting like this continues the sentence before it: Punkt ends sentences at "et al." and "i.e.".
+_CONTINUES = re.compile(r"[a-z\[]")
 # Fragments shorter than this ("(Sec. 3)", "Code: url") are glued to the next sentence.
 MIN_SENTENCE_CHARS = 40
 # Metadata embedded with every sentence, so a lone sentence still says which paper it is from
@@ -24,7 +26,8 @@ EMBED_METADATA_KEYS = ("name",)
 REGISTRY_ONLY_KEYS = ("authors", "url")
 # How sentences are turned into embedded text; part of each paper's content hash, so a change re-embeds on ingest.
 # 2: acronyms the abstract defines are spelled out in every sentence that uses them.
-EMBEDDING_RECIPE = 2
+# 3: a piece starting in lower case or "[" is not a sentence of its own ("Marion et al. [2025] ...").
+EMBEDDING_RECIPE = 3
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +59,10 @@ def split_sentences(text: str) -> list[str]:
         if len(piece) < MIN_SENTENCE_CHARS:
             carry = piece
             continue
-        merged.append(piece)
+        if merged and _CONTINUES.match(piece):  # "Marion et al. | [2025] extend ...": one sentence, not two
+            merged[-1] = f"{merged[-1]} {piece}"
+        else:
+            merged.append(piece)
         carry = ""
     if carry:
         if merged:

@@ -62,6 +62,16 @@ def test_comparison_has_a_cited_row_per_paper(seed_chat):
         assert all(q in paper.text for q in row["quotes"].values())
 
 
+def test_table_cells_are_whole_clauses(seed_chat):
+    """A cell is a sentence or the clause of "Experiments on X show that Y" its aspect wants, never a fragment: the
+    hyper-connections paper's result is what its experiments "show", not what follows "validate"."""
+    answer = seed_chat.ask("Compare the hyper-connections paper with the axial attention predictor paper")
+    rows = {row["paper"]: row for row in answer.table}
+    assert rows["Transformers with hyper-connections"]["results"].startswith("Unstable regimes yield stronger")
+    # "Marion et al. [2025] to 2D structured data" is one sentence: no cell starts at "[2025]".
+    assert not any(row[a].startswith("[") for row in answer.table for a in ("problem", "approach", "data", "results"))
+
+
 def test_three_way_comparison_finds_a_paper_described_not_named(seed_chat):
     answer = seed_chat.ask(
         "How do LaP, UniCon3R and the unified generative-predictive 4D scene framework differ in what they "
