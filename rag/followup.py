@@ -75,8 +75,12 @@ def _turn_papers(question: str, answer: str, catalog: PaperCatalog) -> tuple[lis
 def papers_discussed(history: History, catalog: PaperCatalog, turns: int = DISCUSSED_TURNS) -> list[Paper]:
     """The papers the last ``turns`` turns were about, one per turn (its lead paper), oldest first: what "the two"
     and "the first one" mean after "What is PatchKV?" then "And PipeFSDP?"."""
-    leads = [ordered[0] for q, a in history[-turns:] for ordered, _ in [_turn_papers(q, a, catalog)] if ordered]
-    return list({p.paper_id: p for p in reversed(leads)}.values())[::-1]
+    leads: list[Paper] = []
+    for question, answer in history[-turns:]:
+        ordered, _ = _turn_papers(question, answer, catalog)
+        if ordered:
+            leads = [p for p in leads if p.paper_id != ordered[0].paper_id] + [ordered[0]]  # latest mention counts
+    return leads
 
 
 def _papers_in_text(text: str, catalog: PaperCatalog) -> list[Paper]:
