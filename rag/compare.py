@@ -139,6 +139,8 @@ class AspectClassifier:
                 continue
             if i in used and ({used[i], aspect} != {"data", "results"} or not _splits(sentences[i][0])):
                 continue
+            if aspect in ("data", "results") and ASPECTS[int(np.argmax(matrix[i]))] == "problem":
+                continue  # "Existing approaches rely on ... annotations": prior work's data, not the paper's
             text = sentences[i][0]
             cells[aspect] = Cell(shorten(_part_for(aspect, text), _CUES[aspect], MAX_CELL_WORDS), text)
             used.setdefault(i, aspect)

@@ -72,6 +72,12 @@ def test_table_cells_are_whole_clauses(seed_chat):
     assert not any(row[a].startswith("[") for row in answer.table for a in ("problem", "approach", "data", "results"))
 
 
+def test_a_data_cell_is_never_a_sentence_about_prior_work(seed_chat):
+    answer = seed_chat.ask("How do PhysVista and PhyProbe differ in what they evaluate?")
+    phyprobe = next(row for row in answer.table if row["paper"] == PHYPROBE)
+    assert not phyprobe["data"].startswith("Existing approaches"), phyprobe["data"]
+
+
 def test_three_way_comparison_finds_a_paper_described_not_named(seed_chat):
     answer = seed_chat.ask(
         "How do LaP, UniCon3R and the unified generative-predictive 4D scene framework differ in what they "
