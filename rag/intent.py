@@ -248,6 +248,38 @@ def coined_terms(question: str, mentions: list[tuple[int, int, str]] = (), every
     return out
 
 
+# Years a question restricts to: "2023 papers", "papers from 2015", "since 2020", "before 2010", "between 2015 and
+# 2017". A bare number ("2048 GPUs") is not a year.
+_YEAR = r"(?:19[5-9]|20\d)\d"
+_YEAR_RANGE = re.compile(rf"\b(?:between|from)\s+(?P<a>{_YEAR})\s+(?:and|to|until)\s+(?P<b>{_YEAR})\b"
+                         rf"|\b(?P<c>{_YEAR})\s*[-–]\s*(?P<d>{_YEAR})\b", re.I)
+_YEAR_SINCE = re.compile(rf"\b(?:since|from)\s+(?P<a>{_YEAR})\s+on(?:wards?)?\b|\bsince\s+(?P<b>{_YEAR})\b"
+                         rf"|\b(?P<c>{_YEAR})\s+(?:or|and)\s+(?:later|after)\b", re.I)
+_YEAR_AFTER = re.compile(rf"\bafter\s+(?P<a>{_YEAR})\b", re.I)
+_YEAR_UNTIL = re.compile(rf"\b(?:until|up to)\s+(?P<a>{_YEAR})\b|\b(?P<b>{_YEAR})\s+(?:or|and)\s+(?:earlier|before)\b",
+                         re.I)
+_YEAR_BEFORE = re.compile(rf"\b(?:before|prior to)\s+(?P<a>{_YEAR})\b", re.I)
+_YEAR_EXACT = re.compile(rf"\b(?:in|of|from)\s+(?P<a>{_YEAR})\b|\b(?P<b>{_YEAR})(?:'s)?\s+(?:\w+\s+)?(?:papers?|works?"
+                         r"|stud(?:y|ies)|abstracts|publications)\b", re.I)
+
+
+def _year_in(match: re.Match) -> int:
+    return int(next(y for y in match.groups() if y))
+
+
+def asked_years(question: str) -> tuple[int | None, int | None]:
+    """The (first, last) publication years a question restricts to; (None, None) when it names none."""
+    if m := _YEAR_RANGE.search(question):
+        years = sorted(int(y) for y in m.groups() if y)
+        return years[0], years[-1]
+    for pattern, first, last in ((_YEAR_SINCE, 0, None), (_YEAR_AFTER, 1, None), (_YEAR_UNTIL, None, 0),
+                                 (_YEAR_BEFORE, None, -1), (_YEAR_EXACT, 0, 0)):
+        if m := pattern.search(question):
+            year = _year_in(m)
+            return (None if first is None else year + first), (None if last is None else year + last)
+    return None, None
+
+
 _LIST_LEAD = re.compile(
     r"^\W*(?:(?:which|what|how many)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles)|(?:are there|is there|do you have)\s+"
     r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest)\s+(?:me\s+)?"

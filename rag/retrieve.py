@@ -42,6 +42,14 @@ class PaperFilters:
             return False
         return not self.venues or (paper.venue or "") in self.venues
 
+    def describe_years(self) -> str:
+        """The years admitted, in words: "2023", "2015 to 2017", "2020 on", "before 2010"."""
+        if self.year_min is not None and self.year_max is not None:
+            return str(self.year_min) if self.year_min == self.year_max else f"{self.year_min} to {self.year_max}"
+        if self.year_min is not None:
+            return f"{self.year_min} on"
+        return f"before {self.year_max + 1}" if self.year_max is not None else "any year"
+
     def to_metadata_filters(self) -> MetadataFilters | None:
         parts = []
         if self.year_min is not None:

@@ -17,7 +17,7 @@ from rag.extractive import (
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
-from rag.intent import Intent, QuestionKind, classify, coined_terms, listing_topic
+from rag.intent import Intent, QuestionKind, asked_years, classify, coined_terms, listing_topic
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, mentions_term, question_terms, rare_terms, stems,
     topic_coverage,
@@ -85,6 +85,12 @@ class QuestionRouter:
     def stream(self, question: str, history: History, k: int | None,
                filters: PaperFilters | None) -> Iterator[str | Answer]:
         resolution = self.resolve(question, history, filters)
+        filters = self.with_asked_years(resolution.question, filters)
+        if filters and not any(filters.admits(p) for p in self.chat.catalog.papers.values()):
+            answer = refusal([], reason=f"No loaded paper is from {filters.describe_years()}.")
+            yield answer.text
+            yield answer
+            return
         intent = classify(resolution.question, self.chat.catalog)
         pinned = list(dict.fromkeys([p.paper_id for p in resolution.papers] + intent.named))
         if intent.kind is QuestionKind.WHICH and resolution.papers:
@@ -102,6 +108,15 @@ class QuestionRouter:
         if answer.backend == "extractive" or answer.notice or answer.refused:
             yield answer.text
         yield answer
+
+    @staticmethod
+    def with_asked_years(question: str, filters: PaperFilters | None) -> PaperFilters | None:
+        """The filters, restricted to the years the question asks for ("Which 2023 papers ...", "since 2020") unless
+        the caller set years already."""
+        year_min, year_max = asked_years(question)
+        if (year_min is None and year_max is None) or (filters and (filters.year_min or filters.year_max)):
+            return filters
+        return PaperFilters(year_min, year_max, filters.venues if filters else ())
 
     # ---- follow-ups ----
     def resolve(self, question: str, history: History, filters: PaperFilters | None) -> Resolution:

@@ -347,6 +347,20 @@ def crowded_store(seed_store_dir, tmp_path_factory) -> Path:
     return root / "store"
 
 
+def test_years_in_the_question_filter_the_papers(crowded_store):
+    """The crowded store holds the 2026 seeds and 2,000 NeurIPS 2023 papers, several on KV-cache compression."""
+    from rag import PaperChat
+
+    chat = PaperChat(store_dir=crowded_store)
+    of_2023 = chat.ask("Which 2023 papers study KV cache compression?")
+    assert of_2023.kind == "which" and of_2023.citations, of_2023.text
+    assert {c.paper.year for c in of_2023.citations} == {2023}
+    of_2026 = chat.ask("Which papers since 2024 study KV cache compression?")
+    assert _cited(of_2026) == ["PatchKV"], of_2026.text
+    none = chat.ask("Which papers before 2010 study KV cache compression?")
+    assert none.refused and "No loaded paper is from before 2010." in none.text
+
+
 def test_authors_and_venue_come_from_the_record(crowded_store):
     """The shared corpus lists authors, venue and year; asked for, they are given from the record, cited."""
     from rag import PaperChat

@@ -44,3 +44,15 @@ def test_a_capped_list_says_how_many_cleared_the_cut_off():
     assert len(answer.citations) == WHICH_MAX_PAPERS
     short = listing_answer(scored[:3], scored[:3])
     assert short.text.startswith("Found 3 papers:")
+
+
+def test_years_a_question_asks_for():
+    from rag.intent import asked_years
+
+    assert asked_years("Which 2023 papers study KV cache compression?") == (2023, 2023)
+    assert asked_years("Which papers from 2015 use LSTMs?") == (2015, 2015)
+    assert asked_years("papers since 2020 on RL") == (2020, None)
+    assert asked_years("What was published before 2010 on kernels?") == (None, 2009)
+    assert asked_years("papers between 2015 and 2017 about GANs") == (2015, 2017)
+    assert asked_years("work in 2016-2018 on attention") == (2016, 2018)
+    assert asked_years("Which paper trained on 2048 GPUs?") == (None, None)  # a count, not a year
