@@ -4,6 +4,7 @@ and "the abstract does not state it"."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -111,6 +112,18 @@ def refusal(hits: list[PaperHit], reason: str = "") -> Answer:
     if closest:
         text += " The closest papers are: " + "; ".join(f"{p.name} ({p.title})" if p.title != p.name else p.name for p in closest) + "."
     return Answer(text=text, papers=[h.paper for h in hits], refused=True, kind="refusal")
+
+
+def collection_answer(papers: list[Paper], years: str = "", shown: int = 8) -> Answer:
+    """How many papers are loaded (``years``: of those years, in words), by venue and year (most first)."""
+    groups = Counter(" ".join(str(x) for x in (p.venue, p.year) if x) or "no venue or year" for p in papers)
+    parts = [f"{label} ({count:,})" for label, count in groups.most_common(shown)]
+    if len(groups) > shown:
+        parts.append(f"{len(groups) - shown} more groups")
+    text = (f"{len(papers):,} of the loaded papers are from {years}" if years
+            else f"{len(papers):,} {'paper is' if len(papers) == 1 else 'papers are'} loaded")
+    text += ": " + ", ".join(parts) + "." if papers else "."
+    return Answer(text=text, papers=[], kind="which")
 
 
 def select_papers(hits: list[PaperHit], min_relevance: float, limit: int = 3) -> list[PaperHit]:

@@ -289,6 +289,21 @@ _LIST_LEAD = re.compile(
 )
 
 
+# A "how many papers ..." whose topic is only these words asks about the collection itself ("How many papers are
+# loaded?", "... do you have?", "... are in the corpus?").
+_COLLECTION_WORDS = frozenset("""loaded available indexed stored there here total altogether in the this your my corpus
+    collection store library database you we i have has do does are is can see currently now all of from since before
+    after between and to until published were was been""".split())
+
+
+def asks_collection_size(question: str) -> bool:
+    """Does the question ask how many papers are loaded, rather than how many are about something?"""
+    if not re.match(r"^\W*how many\s+(?:papers|works|abstracts|studies|articles)\b", question, re.I):
+        return False
+    words = re.findall(r"[a-z]+", listing_topic(question).lower())
+    return all(w in _COLLECTION_WORDS for w in words)
+
+
 def listing_topic(question: str) -> str:
     """What a "which papers ..." question is about: "Which papers are about image restoration?" -> "image restoration"."""
     return _LIST_LEAD.sub("", question).strip().rstrip("?.! ") or question

@@ -359,6 +359,13 @@ def test_years_in_the_question_filter_the_papers(crowded_store):
     assert _cited(of_2026) == ["PatchKV"], of_2026.text
     none = chat.ask("Which papers before 2010 study KV cache compression?")
     assert none.refused and "No loaded paper is from before 2010." in none.text
+    count = chat.ask("How many papers from 2023 are there?")
+    assert count.text.startswith(f"{DISTRACTORS:,} of the loaded papers are from 2023"), count.text
+
+
+def test_how_many_papers_are_loaded(seed_chat):
+    answer = seed_chat.ask("How many papers are loaded?")
+    assert answer.text == "38 papers are loaded: NeurIPS 2026 (38)." and not answer.refused
 
 
 def test_authors_and_venue_come_from_the_record(crowded_store):

@@ -56,3 +56,13 @@ def test_years_a_question_asks_for():
     assert asked_years("papers between 2015 and 2017 about GANs") == (2015, 2017)
     assert asked_years("work in 2016-2018 on attention") == (2016, 2018)
     assert asked_years("Which paper trained on 2048 GPUs?") == (None, None)  # a count, not a year
+
+
+def test_how_many_papers_asks_about_the_collection_only_without_a_topic():
+    from rag.intent import asks_collection_size
+
+    assert asks_collection_size("How many papers are loaded?")
+    assert asks_collection_size("How many papers do you have?")
+    assert asks_collection_size("How many papers from 2023 are there?")
+    assert not asks_collection_size("How many papers study KV caches?")
+    assert not asks_collection_size("How many problems does PhysElite contain?")
