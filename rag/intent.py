@@ -22,7 +22,7 @@ COMPARE_CUE = re.compile(
 )
 WHICH_QUESTION = re.compile(
     r"^\W*(?:(?:which|what|how many)\s+(?:\w+\s+){0,2}(?:papers|works|studies|articles)\b"
-    r"|(?:list|find|show|name|give|recommend|suggest)\b.*\b(?:papers|works|studies)\b"
+    r"|(?:list|find|show|name|give|recommend|suggest|summari[sz]e|overview)\b.*\b(?:papers|works|studies)\b"
     r"|(?:list|find|show)\s+(?:me\s+)?(?:everything|anything|all)\s+(?:on|about)\b"
     r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b"
     r"|(?:do|does|did)\s+any\s+(?:\w+\s+)?(?:papers|works|studies)\b"
@@ -282,8 +282,8 @@ def asked_years(question: str) -> tuple[int | None, int | None]:
 
 _LIST_LEAD = re.compile(
     r"^\W*(?:(?:which|what|how many)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles)|(?:are there|is there|do you have)\s+"
-    r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest)\s+(?:me\s+)?"
-    r"(?:all\s+|some\s+|any\s+)?(?:the\s+)?(?:papers|works|studies|everything|anything|all)|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
+    r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest|summari[sz]e)\s+"
+    r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+)?(?:the\s+)?(?:papers|works|studies|everything|anything|all)|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
     r"|(?:any\s+)?(?:papers|works|studies|work))\s*(?:(?:are|is|that|which|do|does|where)\s+)?(?:(?:about|on)\s+)?",
     re.I,
 )

@@ -142,6 +142,7 @@ def test_question_kinds_and_compared_sides(seed_chat, question, kind, described)
     # A well-known acronym few abstracts use names them, in a hyphenated variant too ("Sync-GRPO").
     ("Which papers use GRPO?", {"Sync-R1"}),
     ("Give me papers on efficient LLM inference", {"PatchKV"}),
+    ("Summarize the papers about video", {"VI-Bench", "ViDiC-1K", "VISD", "V1-DVS", "UniCon3R"}),
     # "LLM" is the abstract's "LLMs"; "list" asks, it is not the topic.
     ("List papers about LLM reasoning", {"CoT as compositional OOD generalization"}),
     # An "or" joins whole phrases: the V1 paper never mentions spiking neural networks.
