@@ -116,7 +116,7 @@ def refusal(hits: list[PaperHit], reason: str = "") -> Answer:
 
 def collection_answer(papers: list[Paper], years: str = "", shown: int = 8) -> Answer:
     """How many papers are loaded (``years``: of those years, in words), by venue and year (most first)."""
-    groups = Counter(" ".join(str(x) for x in (p.venue, p.year) if x) or "no venue or year" for p in papers)
+    groups = Counter(record_detail(p, "venue_year") or "no venue or year" for p in papers)
     parts = [f"{label} ({count:,})" for label, count in groups.most_common(shown)]
     if len(groups) > shown:
         parts.append(f"{len(groups) - shown} more groups")
