@@ -152,19 +152,23 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
 _GPU_SHAPE = r"\b(?:[AHVLTP]\d{2,4}|RTX\s?\d{3,4}\w*|TPU\s?v?\d*|MI\d{3}|Ascend\s?\d*\w*|Gaudi\d?|Titan\s?\w+)\b"
 _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     (r"\bcode\b[^?]*\b(?:released|available|open[- ]sourced?|public\w*|shared)\b"
-     r"|\b(?:release|open[- ]source|share)\w*\b[^?]*\bcode\b", "code's availability", ("code", "available", "release", "open-source"), False, False,
+     r"|\b(?:release|open[- ]source|share)\w*\b[^?]*\bcode\b", "code's availability",
+     ("code", "available", "release", "open-source"), False, False,
      r"https?://|github\.com|\b(?:code|implementation)s?\b[^.]*\b(?:available|released|open-sourced|public)\b"),
     (r"\bgpu[- ]?hours?\b|\bcompute budget\b|\bhow long\b.*\btrain", "training compute",
      ("gpu hour", "gpu-hour", "hour", "day", "compute"), True, False, ""),
     (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b", "GPU type",
      ("gpu", "tpu", "cluster", "hardware"), False, False, _GPU_SHAPE),
     (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False, ""),
-    (r"\boptimi[sz]er\b", "optimizer", ("optimi",), False, False, r"\b(?:Adam\w*|SGD|LAMB|Adafactor|RMSprop|Lion|Muon)\b"),
+    (r"\boptimi[sz]er\b", "optimizer", ("optimi",), False, False,
+     r"\b(?:Adam\w*|SGD|LAMB|Adafactor|RMSprop|Lion|Muon)\b"),
     (r"\bbatch[- ]size\b", "batch size", ("batch size", "batch-size", "batch"), True, False, ""),
     (r"\b(?:training|rl|optimi[sz]ation|gradient)\s+steps\b|\bhow many (?:\w+\s+)?(?:steps|epochs|iterations)\b",
      "number of training steps", ("step", "epoch", "iteration"), True, False, ""),
-    (r"\blicen[cs]e\b", "license", ("licen", "available", "release"), False, False, r"\b(?:CC[- ]BY[\w\-.]*|MIT licen\w+|Apache|GPL|BSD|licen[cs]ed)\b"),
-    (r"\b(?:github|url|link|repository|repo)\b|\bwhere\b.*\bcode\b", "code location", ("code", "available", "release"), False, False,
+    (r"\blicen[cs]e\b", "license", ("licen", "available", "release"), False, False,
+     r"\b(?:CC[- ]BY[\w\-.]*|MIT licen\w+|Apache|GPL|BSD|licen[cs]ed)\b"),
+    (r"\b(?:github|url|link|repository|repo)\b|\bwhere\b.*\bcode\b", "code location",
+     ("code", "available", "release"), False, False,
      r"https?://|github\.com|www\.|\.(?:io|org|com)/"),
     (r"\bannotators?\b|\braters?\b|\bcrowd[- ]?workers?\b", "number of annotators",
      ("annotator", "rater", "worker", "expert"), True, False, ""),
@@ -283,7 +287,8 @@ def asked_years(question: str) -> tuple[int | None, int | None]:
 _LIST_LEAD = re.compile(
     r"^\W*(?:(?:which|what|how many)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles)|(?:are there|is there|do you have)\s+"
     r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest|summari[sz]e)\s+"
-    r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+)?(?:the\s+)?(?:papers|works|studies|everything|anything|all)|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
+    r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+)?(?:the\s+)?"
+    r"(?:papers|works|studies|everything|anything|all)|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
     r"|(?:any\s+)?(?:papers|works|studies|work))\s*(?:(?:are|is|that|which|do|does|where)\s+)?(?:(?:about|on)\s+)?",
     re.I,
 )
