@@ -19,7 +19,7 @@ from rag.retrieve import HybridRetriever, PaperFilters, PaperHit
 from rag.types import Answer
 from store.chroma import PaperStore, open_client
 from store.embed import build_embedder, embedder_dimension
-from store.embed_cache import EmbeddingCache
+from store.embed_cache import EmbeddingCache, embed_texts
 from store.errors import LLMUnavailable
 from store.ingest import IngestReport, ProgressFn, console_progress, ingest_files
 from store.paper import Paper
@@ -170,6 +170,12 @@ class PaperChat:
         question_vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)
         sentences = self.store.sentences([h.paper.paper_id for h in chosen])
         return extractive_answer(question, question_vec, chosen, sentences, hits, quote_first)
+
+    @cached_property
+    def word_vectors(self):
+        from rag.relevance import WordVectors
+
+        return WordVectors(lambda words: embed_texts(self.embedder, words, self.embed_cache))
 
     def _embed_texts(self, texts: list[str]) -> np.ndarray:
         return np.asarray(self.embedder.get_text_embedding_batch(texts), dtype=np.float32)

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
+import numpy as np
 import Stemmer
 
 from rag.extractive import content_words
+from store.embed import TOKENIZER_PATH
 from store.naming import defined_acronyms
 
 # Question words that say what kind of answer is wanted, not what it is about.
@@ -42,6 +45,9 @@ ANCHOR_MAX_SHARE = 0.001
 # bench/questions.jsonl with the 8,434 NeurIPS distractors.
 GAP_MIN_PAPERS = 2000
 GAP_RARE_SHARE = 0.0015
+# A word of an abstract means nearly the same as a question word at this MiniLM cosine ("fragile" ~ "brittle" 0.72;
+# "lip" ~ "head" 0.41 is not).
+SYNONYM_MIN = 0.6
 # A question word this long may be a clipped form of an abstract's word ("backprop" ~ "backpropagation").
 CLIPPED_MIN_LETTERS = 6
 # Words this long that are one typo from a corpus word are taken for that word, not for an absent topic.
@@ -156,6 +162,30 @@ def topic_coverage(terms: list[str], text: str, stats: TermStats, alternatives: 
     return covered / total if total else 1.0
 
 
+class WordVectors:
+    """MiniLM vectors of single words, each embedded once: the synonym checks ask about the same words again."""
+
+    def __init__(self, embed: Callable[[list[str]], np.ndarray]):
+        self.embed = embed
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def of(self, words: list[str]) -> np.ndarray:
+        """One row per word; the words not seen before embedded in one batch."""
+        new = [w for w in dict.fromkeys(words) if w not in self._vectors]
+        if new:
+            self._vectors.update(zip(new, np.asarray(self.embed(new), dtype=np.float32)))
+        return np.asarray([self._vectors[w] for w in words], dtype=np.float32)
+
+    def without_synonym(self, words: list[str], text: str) -> list[str]:
+        """The words for which the text has no word of nearly the same meaning (cosine SYNONYM_MIN or more; a
+        word the text uses is its own synonym)."""
+        vocab = sorted(w for w in content_words(text) if w.isalpha() and len(w) > 2)
+        if not words or not vocab:
+            return list(words)
+        nearest = (self.of(words) @ self.of(vocab).T).max(axis=1)
+        return [w for w, sim in zip(words, nearest) if sim < SYNONYM_MIN]
+
+
 def stems(text: str) -> set[str]:
     """The stems of a text's words, for ``mentions_term``."""
     return {_stem(w) for w in _words(text)}
@@ -211,13 +241,22 @@ def _one_edit_away(word: str) -> set[str]:
             | {a + c + b for a, b in splits for c in letters} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1})
 
 
+@lru_cache(maxsize=1)
+def dictionary_words() -> frozenset[str]:
+    """The whole words of the bundled MiniLM tokenizer's vocabulary: some 20,000 common English words."""
+    vocab = json.loads(TOKENIZER_PATH.read_text(encoding="utf-8"))["model"]["vocab"]
+    return frozenset(w for w in vocab if w.isalpha())
+
+
 def absent_terms(question: str, stats: TermStats) -> list[str]:
     """Question words no loaded abstract uses in any form, in a corpus large enough for that to mean something. A
-    long word one typo from a word the corpus uses ("hallucinaton") is a typo, not an absent topic."""
+    long word one typo from a word the corpus uses ("hallucinaton") is a typo, not an absent topic, unless it is a
+    common English word itself ("reactor" is not a typo of "refactor")."""
     known = stats.stem_df
     return [w for w in _gap_words(question, stats)
             if _stem(w) not in known
-            and (len(w) < TYPO_MIN_LETTERS or not any(_stem(v) in known for v in _one_edit_away(w)))]
+            and (len(w) < TYPO_MIN_LETTERS or w in dictionary_words()
+                 or not any(_stem(v) in known for v in _one_edit_away(w)))]
 
 
 def rare_terms(question: str, stats: TermStats) -> list[str]:

@@ -438,6 +438,18 @@ def test_paper_far_ahead_of_all_others_answers_despite_a_rare_word_it_says_diffe
     assert not answer.refused and _cited(answer)[0] == "PhysDNet", answer.text
 
 
+def test_paper_well_ahead_answers_with_half_of_the_rare_words(crowded_store):
+    """PathView-Bench says "organs" for "tissue" and "fields of view" for "zoom levels": half the rare words is enough
+    for a paper that leads the others clearly; "sheet music", whose only rare word no near paper uses, is refused."""
+    from rag import PaperChat
+
+    chat = PaperChat(store_dir=crowded_store)
+    answer = chat.ask("Is there a pathology benchmark that checks if multimodal LLMs understand tissue images at "
+                      "different zoom levels?")
+    assert not answer.refused and _cited(answer)[0] == "PathView-Bench", answer.text
+    assert chat.ask("Which paper benchmarks vision-language models on reading sheet music?").refused
+
+
 def test_question_acronym_matches_an_abstract_that_spells_it_out(crowded_store):
     from rag import PaperChat
 
