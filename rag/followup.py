@@ -21,7 +21,10 @@ _ORDINAL = re.compile(
 )
 _ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "last": -1, "latter": -1}
 _SINGULAR = re.compile(
-    r"\b(?:this|that|the)\s+(?:paper|work|method|benchmark|study|model|approach|framework|dataset|one)\b|\bits\b|\bit\b",
+    r"\b(?:this|that|the)\s+(?:paper|work|method|benchmark|study|model|approach|framework|dataset|one)\b|\bits\b|\bit\b"
+    # "how does that compare with PatchKV?": a base-form verb after it, so never a relative "that" ("a method that
+    # compares")
+    r"|\b(?:this|that)\b(?=\s+(?:compare|differ|relate|fare|stack up)\b)",
     re.I,
 )
 _PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them)\b", re.I)

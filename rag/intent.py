@@ -17,7 +17,9 @@ class QuestionKind(str, Enum):
 
 
 COMPARE_CUE = re.compile(
-    r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper))\b",
+    r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper))\b"
+    # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
+    r"|^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these\s+two))?\s+(?:is|was|has|does|did|uses?|needs?|came)\b[^?]*\bor\b",
     re.I,
 )
 WHICH_QUESTION = re.compile(
@@ -192,8 +194,11 @@ _FILLER = frozenset("different distinct total unique separate individual other m
 
 # Details a paper's record gives, never its abstract: (pattern on the question, phrase, record field).
 _RECORD_DETAILS = (
-    (r"\bauthors?\b|\bwho (?:wrote|authored|proposed|introduced|developed|created|made)\b|\bwritten by\b", "authors",
-     "authors"),
+    # "the PROVE authors use" is about what they did, not who they are.
+    (r"\bauthors?\b(?!\s+(?:use|used|train|trained|evaluate|evaluated|test|tested|report|reported|propose|proposed"
+     r"|claim|claimed|show|showed|find|found|say|said|run|ran|measure|measured|release|released|share|shared"
+     r"|compare|compared|collect|collected|choose|chose|need|needed|do|did)\b)"
+     r"|\bwho (?:wrote|authored|proposed|introduced|developed|created|made)\b|\bwritten by\b", "authors", "authors"),
     (r"\b(?:when|what year|which year)\b[^?]*\b(?:published|released|appear\w*|come out|presented)\b"
      r"|\b(?:which|what) (?:venue|conference|journal)\b|\bwhere (?:was|is) [^?]*\bpublished\b", "venue and year",
      "venue_year"),
@@ -285,9 +290,10 @@ def asked_years(question: str) -> tuple[int | None, int | None]:
 
 
 _LIST_LEAD = re.compile(
-    r"^\W*(?:(?:which|what|how many)\s+(?:\w+\s+){0,2}?(?:papers|works|studies|articles)|(?:are there|is there|do you have)\s+"
+    r"^\W*(?:(?:which|what|how many)\s+(?P<which_kind>(?:\w+\s+){0,2}?)(?:papers|works|studies|articles)"
+    r"|(?:are there|is there|do you have)\s+"
     r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest|summari[sz]e)\s+"
-    r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+)?(?:the\s+)?"
+    r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+)?(?:the\s+)?(?P<list_kind>(?:\w+\s+){0,2}?)"
     r"(?:papers|works|studies|everything|anything|all)|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
     r"|(?:any\s+)?(?:papers|works|studies|work))\s*(?:(?:are|is|that|which|do|does|where)\s+)?(?:(?:about|on)\s+)?",
     re.I,
@@ -309,6 +315,17 @@ def asks_collection_size(question: str) -> bool:
     return all(w in _COLLECTION_WORDS for w in words)
 
 
+# Words between "Which"/"List the" and "papers" that say nothing of the topic ("Which 2023 papers", "What kinds of").
+_KIND_FILLER = frozenset("the all some any of me recent new other good relevant interesting main key kind kinds type types "
+                         "sort sorts".split())
+
+
 def listing_topic(question: str) -> str:
-    """What a "which papers ..." question is about: "Which papers are about image restoration?" -> "image restoration"."""
-    return _LIST_LEAD.sub("", question).strip().rstrip("?.! ") or question
+    """What a "which papers ..." question is about: "Which papers are about image restoration?" -> "image restoration";
+    the kind of paper asked for stays ("List the benchmark papers about physics" -> "physics benchmark")."""
+    lead = _LIST_LEAD.match(question)
+    if not lead:
+        return question.strip().rstrip("?.! ") or question
+    kind = [w for w in (lead.group("which_kind") or lead.group("list_kind") or "").split()
+            if w.lower() not in _KIND_FILLER and not w.isdigit()]
+    return " ".join([question[lead.end():].strip().rstrip("?.! "), *kind]).strip() or question
