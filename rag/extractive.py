@@ -143,7 +143,8 @@ def extractive_answer(
     sentences: dict[str, list[tuple[str, object]]], all_hits: list[PaperHit], quote_first: Sequence[str] = (),
 ) -> Answer:
     """Two best sentences of the main paper (after any of its ``quote_first``: the sentences giving asked-for
-    details), one of each other chosen paper, each cited."""
+    details or parts, which lead the answer), one of each other chosen paper, each cited; otherwise in the
+    abstract's order."""
     cites = CitationBuilder()
     paragraphs = []
     for rank, hit in enumerate(chosen):
@@ -153,7 +154,8 @@ def extractive_answer(
         if rank == 0 and quote_first:
             ranked = [s for s in ranked if s.text in quote_first] + [s for s in ranked if s.text not in quote_first]
         ranked = [s for s in ranked if s.text in quote_first or not states_nothing(s.text)] or ranked
-        picked = sorted(ranked[: max(2, len(quote_first) + 1) if rank == 0 else 1], key=lambda s: s.index)
+        picked = sorted(ranked[: max(2, len(quote_first) + 1) if rank == 0 else 1],
+                        key=lambda s: (s.text not in quote_first, s.index))
         if not picked:
             continue
         n = cites.cite(paper, ranked[0].text)

@@ -98,9 +98,11 @@ _ASPECT_ASKS = (
                 r"|necessary|matters?|important)\b"),
     ("approach", r"\bhow (?:does|do|did|is|are|was|were)\b[^?]*\b(?:works?|built|designed|trained|computed|implemented"
                  r"|constructed|achieved?|solved?|do(?:es)? (?:it|this|that))\b|\b(?:key|main|core|central|basic) idea\b"
-                 r"|\bwhat (?:\w+\s+)?(?:method|technique|approach|architecture|mechanism)\b"),
+                 r"|\bwhat (?:\w+\s+)?(?:method|technique|approach|architecture|mechanism)\b|\bcontributions?\b"
+                 r"|\bsummar(?:y|i[sz]e)\b|\boverview\b|\bwhat does\b[^?]*\bpropose\b"),
     ("results", r"\b(?:main |key )?(?:results?|findings?)\b|\bwhat did\b[^?]*\b(?:find|show|discover|conclude)\b"
-                r"|\bhow (?:well|good)\b|\bconclu\w+\b"),
+                r"|\bhow (?:well|good)\b|\bconclu\w+\b|\bsummar(?:y|i[sz]e)\b|\boverview\b|\bachiev\w*\b"
+                r"|\bspeed-?ups?\b|\bhow (?:does|do|did)\b[^?]*\bperform\b"),
 )
 
 

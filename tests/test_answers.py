@@ -207,10 +207,15 @@ def test_a_choice_between_two_papers_is_a_comparison(seed_chat):
     ("What problem does VISD solve?", "remains challenging due to sparse sequence-level rewards"),
     ("What did the curse of unrolling paper find?", "truncating early iterations of the derivative computation"),
     ("How does PURGE work?", "The framework consists of two components"),
+    ("What are the main contributions of VISD?", "we propose VISD, a structured self-distillation framework"),
+    ("What is the main result of PipeFSDP?", "outperforms the Torchtitan system by up to 1.28×"),
+    ("Summarize PhysVista", "we introduce PhysVista, a benchmark"),
+    ("How many video pairs are in ViDiC-1K?", "ViDiC-1K comprises 1,000 curated video pairs"),
 ])
-def test_an_answer_about_one_paper_quotes_the_part_of_the_abstract_asked_for(seed_chat, question, said):
+def test_an_answer_about_one_paper_leads_with_the_part_of_the_abstract_asked_for(seed_chat, question, said):
     answer = seed_chat.ask(question)
-    assert said in answer.text and len(answer.citations) == 1, answer.text
+    first_quote = answer.text.split(" [1]")[0]
+    assert said in first_quote and len(answer.citations) == 1, answer.text
 
 
 def test_release_notes_are_never_quoted_as_an_answer(seed_chat):
