@@ -156,7 +156,8 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
 _GPU_SHAPE = r"\b(?:[AHVLTP]\d{2,4}|RTX\s?\d{3,4}\w*|TPU\s?v?\d*|MI\d{3}|Ascend\s?\d*\w*|Gaudi\d?|Titan\s?\w+)\b"
 _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     (r"\bcode\b[^?]*\b(?:released|available|open[- ]sourced?|public\w*|shared)\b"
-     r"|\b(?:release|open[- ]source|share)\w*\b[^?]*\bcode\b", "code's availability",
+     r"|\b(?:release|open[- ]source|share)\w*\b[^?]*\bcode\b|\bopen[- ]sourced?\W*$|\bgithub\b|\bsource code\b",
+     "code's availability",
      ("code", "available", "release", "open-source"), False, False,
      r"https?://|github\.com|\b(?:code|implementation)s?\b[^.]*\b(?:available|released|open-sourced|public)\b"),
     (r"\bgpu[- ]?hours?\b|\bcompute budget\b|\bhow long\b.*\btrain", "training compute",

@@ -18,7 +18,7 @@ from rag.extractive import (
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
 from rag.intent import (
-    Intent, QuestionKind, asked_years, asks_collection_size, classify, coined_terms, listing_topic,
+    COMPARE_CUE, Intent, QuestionKind, asked_years, asks_collection_size, classify, coined_terms, listing_topic,
 )
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, mentions_term, question_terms, rare_terms, stems,
@@ -108,6 +108,11 @@ class QuestionRouter:
             answer = self.listing(resolution.question, k, filters)
         else:
             answer = yield from self.lookup(resolution.question, intent, pinned, k, filters)
+            unloaded = self.unloaded_sides(resolution.question, pinned)
+            if unloaded and not answer.refused:
+                names = " and ".join(f"“{name}”" for name in unloaded)
+                answer.text = (f"{names} {'is' if len(unloaded) == 1 else 'are'} not among the loaded papers, so only "
+                               f"{self.chat.catalog.papers[pinned[0]].name} is described here.\n\n{answer.text}")
         if resolution.rewritten:
             answer.rewritten = resolution.question
         if answer.backend == "extractive" or answer.notice or answer.refused:
@@ -215,6 +220,14 @@ class QuestionRouter:
         if self.settings.llm.backend == "extractive":
             return self.chat._extractive(question, chosen, hits, quote_first)
         return (yield from self.chat._generate(question, chosen, hits))
+
+    def unloaded_sides(self, question: str, pinned: list[str]) -> list[str]:
+        """The names a comparison sets against the one paper it names that are no loaded paper's ("Compare PatchKV
+        and FlashAttention"): the answer says so instead of describing PatchKV as if that were the comparison."""
+        if len(pinned) != 1 or not COMPARE_CUE.search(question):
+            return []
+        return [term for term in coined_terms(question, self.chat.catalog.mentions(question), everyday=True)
+                if not self.chat.catalog.named_in(term)]
 
     def mentioned(self, question: str, filters: PaperFilters | None, everyday: bool = False) -> list[str]:
         """Papers whose abstract uses a made-up term of the question ("What is OR-GIGPO?"), when only a few do;

@@ -197,6 +197,16 @@ def test_follow_up_that_compares_the_paper_in_focus_with_a_named_one(seed_chat):
     assert not seed_chat.ask("Is there a benchmark that compares video pairs?", history=history).rewritten
 
 
+@pytest.mark.parametrize("question, unloaded, paper", [
+    ("Compare PatchKV and FlashAttention", "FlashAttention", "PatchKV"),
+    ("Which is better, PhyProbe or VideoScore?", "VideoScore", PHYPROBE),
+])
+def test_a_comparison_with_a_paper_not_loaded_says_so(seed_chat, question, unloaded, paper):
+    answer = seed_chat.ask(question)
+    assert answer.text.startswith(f"“{unloaded}” is not among the loaded papers"), answer.text
+    assert _cited(answer) == [paper]
+
+
 def test_a_choice_between_two_papers_is_a_comparison(seed_chat):
     answer = seed_chat.ask("Which is more theoretical, the hyper-connections paper or PhysDNet?")
     assert answer.kind == "comparison"
@@ -273,6 +283,7 @@ def test_a_missing_detail_quotes_the_sentence_that_comes_closest(seed_chat, ques
 @pytest.mark.parametrize("question, what", [
     ("Who are the authors of PhyProbe?", "the authors"),
     ("Is the code for ViDiC-1K released?", "the code's availability"),
+    ("Is PickMoment open source?", "the code's availability"),
     # "the PROVE authors use": what they did, not who they are.
     ("What batch size did the PROVE authors use?", "the batch size"),
 ])
