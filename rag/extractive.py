@@ -229,6 +229,10 @@ def _has_term(low_text: str, term: str) -> bool:
     return term in low_text
 
 
+_PRIOR_WORK = re.compile(r"^\W*(?:however,?\s+)?(?:existing|prior|previous|current|conventional|traditional)\b"
+                         r"|\bexisting (?:\w+\s+)?(?:approaches|methods|systems|works?|benchmarks|models)\b", re.I)
+
+
 def detail_answer(
     question: str, question_vec: np.ndarray, hit: PaperHit, sentences: list[tuple[str, object]],
     missing: list[DetailAsk], stated: list[tuple[DetailAsk, str]], all_hits: list[PaperHit],
@@ -237,9 +241,11 @@ def detail_answer(
     does say of each, cited."""
     paper = hit.paper
     ranked = rank_sentences(question_vec, question, sentences, ignore=content_words(paper.name), answering=True)
-    # The closest it comes: the best sentence touching what is missing ("18 ... MLLMs" for the models evaluated).
-    touching = [s for s in ranked if any(_has_term(s.text.lower(), t) for d in missing for t in d.terms)]
-    closest = (touching or ranked)[0].text if ranked else paper.text
+    # The closest it comes: the best sentence touching what is missing ("18 ... MLLMs" for the models evaluated),
+    # on the paper's own work, not prior work's ("Existing approaches ... fail to generalize" for its limitations).
+    own_work = [s for s in ranked if not _PRIOR_WORK.search(s.text)] or ranked
+    touching = [s for s in own_work if any(_has_term(s.text.lower(), t) for d in missing for t in d.terms)]
+    closest = (touching or own_work)[0].text if ranked else paper.text
     cites = CitationBuilder()
     n = cites.cite(paper, next((s for d, s in stated if not d.record), closest))
     parts = []

@@ -155,6 +155,12 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
 # shape, the stems only mark the sentence that comes closest when none matches it.
 _GPU_SHAPE = r"\b(?:[AHVLTP]\d{2,4}|RTX\s?\d{3,4}\w*|TPU\s?v?\d*|MI\d{3}|Ascend\s?\d*\w*|Gaudi\d?|Titan\s?\w+)\b"
 _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
+    # An abstract rarely owns up to limits: only a sentence on the paper's own (not prior work's) answers.
+    (r"\blimitations?\b(?!\s+(?:of|in)\s+(?:existing|prior|previous|current|other))|\bweakness(?:es)?\b"
+     r"|\bdrawbacks?\b|\bshortcomings?\b|\bfailure (?:cases|modes)\b", "limitations",
+     ("limit", "fail", "drawback", "weakness"), False, False,
+     r"\b(?:a|one|the main|its|our)\s+limitations?\b|\bfuture work\b|\blimitations? of (?:our|this|the proposed)\b"
+     r"|\b(?:our|this) (?:method|approach|model|framework)\s+(?:\w+\s+){0,3}(?:cannot|fails?|is limited)\b"),
     (r"\bcode\b[^?]*\b(?:released|available|open[- ]sourced?|public\w*|shared)\b"
      r"|\b(?:release|open[- ]source|share)\w*\b[^?]*\bcode\b|\bopen[- ]sourced?\W*$|\bgithub\b|\bsource code\b",
      "code's availability",

@@ -280,12 +280,19 @@ def test_a_missing_detail_quotes_the_sentence_that_comes_closest(seed_chat, ques
     assert answer.kind == "not_stated" and closest in answer.text.split("The closest it comes:")[1], answer.text
 
 
+def test_prior_work_limits_are_not_given_as_the_papers_own(seed_chat):
+    """PhyProbe's abstract lists what existing evaluators get wrong, never its own limits."""
+    answer = seed_chat.ask("What are the limitations of PhyProbe?")
+    assert answer.kind == "not_stated" and "Existing approaches" not in answer.text, answer.text
+
+
 @pytest.mark.parametrize("question, what", [
     ("Who are the authors of PhyProbe?", "the authors"),
     ("Is the code for ViDiC-1K released?", "the code's availability"),
     ("Is PickMoment open source?", "the code's availability"),
     # "the PROVE authors use": what they did, not who they are.
     ("What batch size did the PROVE authors use?", "the batch size"),
+    ("What are the limitations of PhyProbe?", "the limitations"),
 ])
 def test_details_neither_abstract_nor_record_gives_are_declared_missing(seed_chat, question, what):
     answer = seed_chat.ask(question)
