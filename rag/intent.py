@@ -19,7 +19,8 @@ class QuestionKind(str, Enum):
 COMPARE_CUE = re.compile(
     r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper))\b"
     # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
-    r"|^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these\s+two))?\s+(?:is|was|has|does|did|uses?|needs?|came)\b[^?]*\bor\b",
+    r"|^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these\s+two))?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
+    r"[^?]*\bor\b",
     re.I,
 )
 WHICH_QUESTION = re.compile(
@@ -325,8 +326,8 @@ def asks_collection_size(question: str) -> bool:
 
 
 # Words between "Which"/"List the" and "papers" that say nothing of the topic ("Which 2023 papers", "What kinds of").
-_KIND_FILLER = frozenset("the all some any of me recent new other good relevant interesting main key kind kinds type types "
-                         "sort sorts".split())
+_KIND_FILLER = frozenset("""the all some any of me recent new other good relevant interesting main key kind kinds type
+    types sort sorts""".split())
 
 
 def listing_topic(question: str) -> str:

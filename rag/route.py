@@ -307,8 +307,9 @@ class QuestionRouter:
         text_stems = [stems(paper_of(a).text) for a in answers]
         unsaid = [(a, [w for w in rare if not mentions_term(w, own)]) for a, own in zip(answers, text_stems)]
         allowed = len(rare) // 2 if half_will_do else 0
+        synonyms = self.chat.word_vectors
         kept = [a for a, missing in unsaid
-                if len(missing) <= allowed or len(self.chat.word_vectors.without_synonym(missing, paper_of(a).text)) <= allowed]
+                if len(missing) <= allowed or len(synonyms.without_synonym(missing, paper_of(a).text)) <= allowed]
         if kept:
             return kept, ""
         return [], f"The papers nearest to it never mention “{unsaid[0][1][0]}”."
