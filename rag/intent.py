@@ -95,7 +95,7 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
 
 # What part of an abstract a question about one paper asks for (the aspects of a comparison table).
 _ASPECT_ASKS = (
-    ("problem", r"\bwhat (?:\w+\s+)?(?:problems?|challenges?|issues?|gaps?)\b|\bmotivat\w*\b|\bwhy\b[^?]*\b(?:needed"
+    ("problem", r"\bwhat (?:\w+\s+){0,2}(?:problems?|challenges?|issues?|gaps?)\b|\bmotivat\w*\b|\bwhy\b[^?]*\b(?:needed"
                 r"|necessary|matters?|important)\b"),
     ("approach", r"\bhow (?:does|do|did|is|are|was|were)\b[^?]*\b(?:works?|built|designed|trained|computed|implemented"
                  r"|constructed|achieved?|solved?|do(?:es)? (?:it|this|that))\b|\b(?:key|main|core|central|basic) idea\b"
@@ -107,9 +107,16 @@ _ASPECT_ASKS = (
 )
 
 
+# "What is PatchKV?", "Tell me about PhysVista", "Describe UniCon3R.": a short question asking what a paper is.
+_DESCRIBE_ASK = re.compile(r"^\W*(?:what(?:'s|\s+is|\s+are)|tell\s+me\s+(?:more\s+)?about|describe|explain|introduce)"
+                           r"\s+(?:\S+\s*){1,6}$", re.I)
+
+
 def asked_aspects(question: str) -> list[str]:
-    """The aspects of a paper a question asks for ("What problem does VISD solve?": problem), in table order."""
-    return [aspect for aspect, pattern in _ASPECT_ASKS if re.search(pattern, question, re.I)]
+    """The aspects of a paper a question asks for ("What problem does VISD solve?": problem), in table order; what a
+    paper is ("What is PatchKV?"): its approach and results."""
+    asked = [aspect for aspect, pattern in _ASPECT_ASKS if re.search(pattern, question, re.I)]
+    return asked or (["approach", "results"] if _DESCRIBE_ASK.match(question.strip()) else [])
 
 
 def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list[str]:

@@ -221,6 +221,9 @@ def test_a_choice_between_two_papers_is_a_comparison(seed_chat):
     ("What is the main result of PipeFSDP?", "outperforms the Torchtitan system by up to 1.28×"),
     ("Summarize PhysVista", "we introduce PhysVista, a benchmark"),
     ("How many video pairs are in ViDiC-1K?", "ViDiC-1K comprises 1,000 curated video pairs"),
+    # What a paper is: what it proposes, then what it found.
+    ("What is PatchKV?", "We propose PatchKV, a training-free framework"),
+    ("Describe UniCon3R.", "We introduce UniCon3R, a unified feed-forward framework"),
 ])
 def test_an_answer_about_one_paper_leads_with_the_part_of_the_abstract_asked_for(seed_chat, question, said):
     answer = seed_chat.ask(question)
