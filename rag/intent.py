@@ -80,12 +80,21 @@ class Intent:
     aspects: list[str] = field(default_factory=list)  # of the paper's abstract: "problem", "approach", "results"
 
 
+# "Which benchmarks evaluate MLLMs?": papers of a kind, asked for by the kind; "Which datasets does the deblurring
+# paper use?" is not.
+_KIND_LIST = re.compile(
+    r"^\W*(?:which|what)\s+(?:\w+\s+)?(?:benchmarks|datasets|methods|frameworks|approaches|architectures|algorithms"
+    r"|techniques|evaluators|agents)\b(?!\s+(?:does|did|do|is|are|was|were|has|have)\s+(?:the|this|that|it|they)\b)",
+    re.I,
+)
+
+
 def classify(question: str, catalog: PaperCatalog) -> Intent:
     """The kind of the question, the papers it names or describes, and the details it asks for."""
     mentions = catalog.mentions(question)
     named = list(dict.fromkeys(pid for _, _, pid in mentions))
     details = asked_details(question)
-    if WHICH_QUESTION.search(question) and len(named) < 2:
+    if (WHICH_QUESTION.search(question) and len(named) < 2) or (_KIND_LIST.search(question) and not named):
         return Intent(QuestionKind.WHICH, named, details=details)
     described = described_sides(question, mentions) if COMPARE_CUE.search(question) or len(named) >= 2 else []
     if len(named) + len(described) >= 2:

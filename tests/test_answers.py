@@ -137,6 +137,8 @@ def test_question_kinds_and_compared_sides(seed_chat, question, kind, described)
     ("Which papers propose benchmarks for physical reasoning in VLMs?", {PHYSVISTA, "PhysElite"}),
     # The kind of paper asked for is part of the topic: "benchmark" between "List the" and "papers".
     ("List the benchmark papers about physics.", {PHYSVISTA, "PhysElite"}),
+    # Papers asked for by their kind: a list, not one paper ("Which datasets does the deblurring paper use?" is).
+    ("Which benchmarks evaluate MLLMs?", {"PhysElite", "PathView-Bench"}),
     # "biology or medicine": a pathology benchmark that never says "biology" answers it.
     ("Which papers build benchmarks in biology or medicine?", {"PathView-Bench"}),
     # A name only one abstract uses points at that paper, however loosely the rest of the sentence matches.
