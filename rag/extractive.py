@@ -114,8 +114,9 @@ def refusal(hits: list[PaperHit], reason: str = "") -> Answer:
     return Answer(text=text, papers=[h.paper for h in hits], refused=True, kind="refusal")
 
 
-def collection_answer(papers: list[Paper], years: str = "", shown: int = 8) -> Answer:
-    """How many papers are loaded (``years``: of those years, in words), by venue and year (most first)."""
+def collection_answer(papers: list[Paper], years: str = "", shown: int = 8, names: int = 0) -> Answer:
+    """How many papers are loaded (``years``: of those years, in words), by venue and year (most first), and the
+    first ``names`` of them by name."""
     groups = Counter(record_detail(p, "venue_year") or "no venue or year" for p in papers)
     parts = [f"{label} ({count:,})" for label, count in groups.most_common(shown)]
     if len(groups) > shown:
@@ -123,7 +124,10 @@ def collection_answer(papers: list[Paper], years: str = "", shown: int = 8) -> A
     text = (f"{len(papers):,} of the loaded papers are from {years}" if years
             else f"{len(papers):,} {'paper is' if len(papers) == 1 else 'papers are'} loaded")
     text += ": " + ", ".join(parts) + "." if papers else "."
-    return Answer(text=text, papers=[], kind="which")
+    if names and papers:
+        more = f"; and {len(papers) - names:,} more" if len(papers) > names else ""
+        text += "\n\nThey include " + "; ".join(p.name for p in papers[:names]) + more + "."
+    return Answer(text=text, papers=papers[:names], kind="which")
 
 
 def select_papers(hits: list[PaperHit], min_relevance: float, limit: int = 3) -> list[PaperHit]:
@@ -297,6 +301,7 @@ def score_for_listing(queries: list[tuple[str, np.ndarray]], hits: list[PaperHit
     out = []
     for hit in hits:
         own = sentences.get(hit.paper.paper_id, [])
+        own = [s for s in own if not states_nothing(s[0])] or own  # a release note is no reason to list a paper
         best = None
         for text, vec in queries:
             ranked = rank_sentences(vec, text, own, ignore=content_words(hit.paper.name))

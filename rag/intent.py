@@ -330,15 +330,22 @@ _LIST_LEAD = re.compile(
 # loaded?", "... do you have?", "... are in the corpus?").
 _COLLECTION_WORDS = frozenset("""loaded available indexed stored there here total altogether in the this your my corpus
     collection store library database you we i have has do does are is can see currently now all of from since before
-    after between and to until published were was been""".split())
+    after between and to until published were was been released appeared presented accepted""".split())
+
+
+def asks_for_collection(question: str) -> bool:
+    """Does a "which papers" question ask for the loaded papers themselves ("Which papers were published in 2026?",
+    "How many papers are loaded?") rather than for those about something?"""
+    lead = _LIST_LEAD.match(question)
+    if not lead or _asked_kind(lead):  # "Which benchmark papers are loaded?" asks for some of them
+        return False
+    return all(w in _COLLECTION_WORDS for w in re.findall(r"[a-z]+", question[lead.end():].lower()))
 
 
 def asks_collection_size(question: str) -> bool:
     """Does the question ask how many papers are loaded, rather than how many are about something?"""
-    if not re.match(r"^\W*how many\s+(?:papers|works|abstracts|studies|articles)\b", question, re.I):
-        return False
-    words = re.findall(r"[a-z]+", listing_topic(question).lower())
-    return all(w in _COLLECTION_WORDS for w in words)
+    return bool(re.match(r"^\W*how many\s+(?:papers|works|abstracts|studies|articles)\b", question, re.I)
+                and asks_for_collection(question))
 
 
 # Words between "Which"/"List the" and "papers" that say nothing of the topic ("Which 2023 papers", "What kinds of").
@@ -352,6 +359,18 @@ def listing_topic(question: str) -> str:
     lead = _LIST_LEAD.match(question)
     if not lead:
         return question.strip().rstrip("?.! ") or question
-    kind = [w for w in (lead.group("which_kind") or lead.group("list_kind") or "").split()
+    rest = _PUBLISHED_WHEN.sub(" ", question[lead.end():])  # years filter the papers; they are no topic
+    return " ".join([rest.strip().rstrip("?.! "), *_asked_kind(lead)]).strip() or question
+
+
+_PUBLISHED_WHEN = re.compile(
+    rf"\b(?:(?:that\s+)?(?:were|was|are|is|got)\s+)?(?:published|released|presented|accepted|appeared)\b"
+    rf"(?:\s+(?:in|at|from|since|before|after|during|between)\b)?|(?:\b(?:in|from|since|before|after)\s+)?\b{_YEAR}\b",
+    re.I,
+)
+
+
+def _asked_kind(lead: re.Match) -> list[str]:
+    """The words of a list lead that say what kind of paper is asked for ("benchmark" in "List the benchmark papers")."""
+    return [w for w in (lead.group("which_kind") or lead.group("list_kind") or "").split()
             if w.lower() not in _KIND_FILLER and not w.isdigit()]
-    return " ".join([question[lead.end():].strip().rstrip("?.! "), *kind]).strip() or question

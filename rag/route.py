@@ -12,13 +12,14 @@ import numpy as np
 from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.extractive import (
-    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, collection_answer, content_words, detail_answer, detail_support,
-    listing_answer, listing_cutoff, refusal, score_for_listing,
+    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, collection_answer, content_words, detail_answer,
+    detail_support, listing_answer, listing_cutoff, refusal, score_for_listing,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
 from rag.intent import (
-    COMPARE_CUE, Intent, QuestionKind, asked_years, asks_collection_size, classify, coined_terms, listing_topic,
+    COMPARE_CUE, Intent, QuestionKind, asked_years, asks_collection_size, asks_for_collection, classify, coined_terms,
+    listing_topic,
 )
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, mentions_term, question_terms, rare_terms, stems,
@@ -101,9 +102,10 @@ class QuestionRouter:
             intent.kind = QuestionKind.COMPARISON  # "how do both of them ...": two papers in focus
         if intent.kind is QuestionKind.COMPARISON:
             answer = yield from self.compare(resolution.question, intent, pinned, k, filters)
-        elif intent.kind is QuestionKind.WHICH and asks_collection_size(resolution.question):
+        elif intent.kind is QuestionKind.WHICH and asks_for_collection(resolution.question):
             papers = [p for p in self.chat.catalog.papers.values() if not filters or filters.admits(p)]
-            answer = collection_answer(papers, filters.describe_years() if filters else "")
+            names = 0 if asks_collection_size(resolution.question) else WHICH_MAX_PAPERS
+            answer = collection_answer(papers, filters.describe_years() if filters else "", names=names)
         elif intent.kind is QuestionKind.WHICH:
             answer = self.listing(resolution.question, k, filters)
         else:

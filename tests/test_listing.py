@@ -66,3 +66,11 @@ def test_how_many_papers_asks_about_the_collection_only_without_a_topic():
     assert asks_collection_size("How many papers from 2023 are there?")
     assert not asks_collection_size("How many papers study KV caches?")
     assert not asks_collection_size("How many problems does PhysElite contain?")
+
+
+def test_which_papers_without_a_topic_lists_the_collection(seed_chat):
+    """"Which papers were published in 2026?" asks for the loaded papers themselves: counted and named."""
+    answer = seed_chat.ask("Which papers were published in 2026?")
+    assert not answer.refused and answer.text.startswith("38 of the loaded papers are from 2026"), answer.text
+    assert "They include PipeFSDP; PickMoment;" in answer.text and "and 26 more." in answer.text
+    assert not seed_chat.ask("Show me all papers").refused
