@@ -78,6 +78,7 @@ class Intent:
     described: list[str] = field(default_factory=list)  # sub-queries for papers described, not named
     details: list[DetailAsk] = field(default_factory=list)
     aspects: list[str] = field(default_factory=list)  # of the paper's abstract: "problem", "approach", "results"
+    group: str = ""  # a comparison of the papers on a topic ("Compare the video benchmarks"): that topic
 
 
 # "Which benchmarks evaluate MLLMs?": papers of a kind, asked for by the kind; "Which datasets does the deblurring
@@ -99,7 +100,35 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
     described = described_sides(question, mentions) if COMPARE_CUE.search(question) or len(named) >= 2 else []
     if len(named) + len(described) >= 2:
         return Intent(QuestionKind.COMPARISON, named, described, details)
+    group = compared_group(question) if COMPARE_CUE.search(question) and not named else ""
+    if group:
+        return Intent(QuestionKind.COMPARISON, group=group)
     return Intent(QuestionKind.LOOKUP, named, details=details, aspects=asked_aspects(question))
+
+
+# "Compare the video benchmarks", "How do the papers on KV cache compression differ?": the papers of a topic, compared.
+_GROUP = re.compile(
+    r"\b(?:the|these|those|all(?:\s+the)?)\s+(?P<kind>(?:[\w-]+\s+){0,4}?)(?:papers|benchmarks|methods|approaches"
+    r"|frameworks|models|works|studies|datasets|evaluators|agents)\b(?:\s+(?:on|about|for|in|that|which)\s+(?P<about>[^?.!]+))?",
+    re.I,
+)
+
+
+def compared_group(question: str) -> str:
+    """The topic of the papers a comparison asks about as a group ("Compare the video benchmarks": "video
+    benchmarks"), or "" when it compares no group."""
+    match = _GROUP.search(question)
+    if not match:
+        return ""
+    kind = match.group(0).split()[-1] if not match.group("about") else ""
+    about = _SIDE_END.split(match.group("about") or "")[0]
+    words = (match.group("kind") + " " + about + " " + kind).split()
+    if all(w.lower() in _GROUP_FILLER for w in words):  # "these two papers": a follow-up's, not a topic
+        return ""
+    return " ".join(w for w in words if w.lower() not in ("two", "three"))
+
+
+_GROUP_FILLER = frozenset("papers works studies two three both other".split())
 
 
 # What part of an abstract a question about one paper asks for (the aspects of a comparison table).

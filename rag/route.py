@@ -12,8 +12,8 @@ import numpy as np
 from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.extractive import (
-    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, collection_answer, content_words, detail_answer,
-    detail_support, listing_answer, listing_cutoff, refusal, score_for_listing,
+    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, ListedPaper, collection_answer,
+    content_words, detail_answer, detail_support, listing_answer, listing_cutoff, refusal, score_for_listing,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
@@ -318,6 +318,15 @@ class QuestionRouter:
 
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
+        listed, scored, hits, gap = self.listed_papers(question, k, filters)
+        if not listed:
+            return refusal(hits, reason=gap)
+        return listing_answer(listed, scored)
+
+    def listed_papers(self, question: str, k: int | None, filters: PaperFilters | None
+                      ) -> tuple[list[ListedPaper], list[ListedPaper], list[PaperHit], str]:
+        """The papers a "which papers" question lists, best first; every candidate scored; the candidates; and,
+        when none is listed, the gap in the question's topic."""
         topic = listing_topic(question)
         queries = [(question, self._query_vec(question)), (topic, self._query_vec(topic))]
         hits = self.chat.retrieve_hits(question, max(k or 0, LISTING_POOL), filters)
@@ -345,15 +354,18 @@ class QuestionRouter:
         scored = score_for_listing(queries, hits, sentences, bonus)
         listed, gap = self.without_gaps(question, listing_cutoff(scored), lambda item: item.hit.paper)
         named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
-        listed = sorted(listed + named, key=lambda x: x.score, reverse=True)
-        if not listed:
-            return refusal(hits, reason=gap)
-        return listing_answer(listed, scored)
+        return sorted(listed + named, key=lambda x: x.score, reverse=True), scored, hits, gap
 
     # ---- comparisons ----
     def compared_papers(self, question: str, intent: Intent, pinned: list[str],
-                        filters: PaperFilters | None) -> list[str]:
-        """Ids of the compared papers: named or referred-to ones, then the best paper for each described side."""
+                        filters: PaperFilters | None) -> tuple[list[str], int]:
+        """Ids of the compared papers: named or referred-to ones, then the best paper for each described side, or
+        the first MAX_COMPARED a list of the compared group gives ("Compare the video benchmarks"); and how many
+        papers that group has (0 for no group)."""
+        if intent.group:
+            listed, scored, _, _ = self.listed_papers(f"Which papers are about {intent.group}?", None, filters)
+            found = max(len(listed), sum(x.score >= WHICH_MIN_RELEVANCE for x in scored))  # as a list would count
+            return [x.hit.paper.paper_id for x in listed][:MAX_COMPARED], found
         ids = list(pinned)
         for side in intent.described:
             hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in ids]
@@ -361,13 +373,24 @@ class QuestionRouter:
             best = named or self.answerable(self.rescore(side, hits, SIDE_COVERAGE_WEIGHT), margin=0.0)
             if best:
                 ids.append(best[0].paper.paper_id)
-        return ids[:MAX_COMPARED]
+        return ids[:MAX_COMPARED], 0
 
     def compare(self, question: str, intent: Intent, pinned: list[str], k: int | None,
                 filters: PaperFilters | None) -> Iterator[str]:
-        ids = self.compared_papers(question, intent, pinned, filters)
+        ids, in_group = self.compared_papers(question, intent, pinned, filters)
         if len(ids) < 2:
-            return (yield from self.lookup(question, intent, ids, k, filters))
+            answer = yield from self.lookup(question, intent, ids, k, filters)
+            if in_group and not answer.refused:
+                answer.text = f"Only one loaded paper is about “{intent.group}”.\n\n{answer.text}"
+            return answer
+        answer = yield from self._compare_papers(question, ids, k, filters)
+        if in_group > len(ids):
+            answer.text = (f"The {len(ids)} papers most about “{intent.group}” of the {in_group} found are "
+                           f"compared.\n\n{answer.text}")
+        return answer
+
+    def _compare_papers(self, question: str, ids: list[str], k: int | None,
+                        filters: PaperFilters | None) -> Iterator[str]:
         hits = self.hits(question, k, filters, ids)
         papers = [self.chat.catalog.papers[pid] for pid in ids]
         sentences = self.chat.store.sentences(ids)

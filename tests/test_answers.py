@@ -209,6 +209,14 @@ def test_a_comparison_with_a_paper_not_loaded_says_so(seed_chat, question, unloa
     assert _cited(answer) == [paper]
 
 
+def test_a_group_of_papers_named_by_topic_is_compared(seed_chat):
+    answer = seed_chat.ask("Compare the papers about memorization")
+    assert answer.kind == "comparison" and len(answer.table) >= 2
+    assert {"Contextual memorization", "Understanding generalization in diffusion models"} <= set(_cited(answer))
+    alone = seed_chat.ask("How do the papers on KV cache compression differ?")
+    assert alone.text.startswith("Only one loaded paper is about “KV cache compression”.") and _cited(alone) == ["PatchKV"]
+
+
 def test_a_choice_between_two_papers_is_a_comparison(seed_chat):
     answer = seed_chat.ask("Which is more theoretical, the hyper-connections paper or PhysDNet?")
     assert answer.kind == "comparison"

@@ -74,3 +74,12 @@ def test_which_papers_without_a_topic_lists_the_collection(seed_chat):
     assert not answer.refused and answer.text.startswith("38 of the loaded papers are from 2026"), answer.text
     assert "They include PipeFSDP; PickMoment;" in answer.text and "and 26 more." in answer.text
     assert not seed_chat.ask("Show me all papers").refused
+
+
+def test_a_compared_group_is_the_topic_of_its_papers():
+    from rag.intent import compared_group
+
+    assert compared_group("Compare the video benchmarks") == "video benchmarks"
+    assert compared_group("How do the papers on KV cache compression differ?") == "KV cache compression"
+    assert compared_group("How do these two papers differ?") == ""  # a follow-up's papers, not a topic
+    assert compared_group("How does PhysVista compare to PhyProbe?") == ""
