@@ -104,11 +104,14 @@ class CitationBuilder:
         return self._numbers[paper.paper_id]
 
 
+REFUSAL_LEAD = "The loaded papers do not cover this question."
+
+
 def refusal(hits: list[PaperHit], reason: str = "") -> Answer:
     """The answer when no loaded paper covers the question (``reason``: how we know, one sentence), naming the
     closest ones if any are near (best sentence at NEAR_RELEVANCE or more)."""
     closest = [h.paper for h in hits if h.relevance >= NEAR_RELEVANCE][:3]
-    text = "The loaded papers do not cover this question." + (f" {reason}" if reason else "")
+    text = REFUSAL_LEAD + (f" {reason}" if reason else "")
     if closest:
         text += " The closest papers are: " + "; ".join(f"{p.name} ({p.title})" if p.title != p.name else p.name for p in closest) + "."
     return Answer(text=text, papers=[h.paper for h in hits], refused=True, kind="refusal")

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rag.catalog import PaperCatalog
-from rag.extractive import content_words
+from rag.extractive import REFUSAL_LEAD, content_words
 from rag.intent import COMPARE_CUE, WHICH_QUESTION
 from store.paper import Paper
 
@@ -20,6 +20,10 @@ _ORDINAL = re.compile(
     re.I,
 )
 _ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "last": -1, "latter": -1}
+# "Compare the first two", "the last three papers": several papers by position.
+_ORDINAL_GROUP = re.compile(
+    r"\b(?:the\s+)?(first|top|last)\s+(two|three|2|3)\b(?:\s+(?:ones|papers|works|methods|benchmarks|results))?", re.I)
+_COUNT = {"two": 2, "three": 3, "2": 2, "3": 3}
 _SINGULAR = re.compile(
     r"\b(?:this|that|the)\s+(?:paper|work|method|benchmark|study|model|approach|framework|dataset|one)\b|\bits\b|\bit\b"
     # "how does that compare with PatchKV?": a base-form verb after it, so never a relative "that" ("a method that
@@ -65,7 +69,10 @@ def papers_in_focus(history: History, catalog: PaperCatalog,
 
 
 def _turn_papers(question: str, answer: str, catalog: PaperCatalog) -> tuple[list[Paper], bool]:
-    """The papers of one turn, in order of first appearance in its answer, and whether the answer listed several."""
+    """The papers of one turn, in order of first appearance in its answer, and whether the answer listed several;
+    none for a refusal (the closest papers it names are not what the conversation is about)."""
+    if answer.lstrip().startswith(REFUSAL_LEAD):
+        return [], False
     in_answer = _papers_in_text(answer, catalog)
     in_question = [catalog.papers[pid] for pid in catalog.named_in(question)]
     ordered = list({p.paper_id: p for p in in_answer + in_question}.values())
@@ -121,6 +128,12 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     # After one paper per turn ("What is PatchKV?", "And PipeFSDP?"), "the first one" and "the two" count turns.
     sequence = focus if len(focus) > 1 else papers_discussed(history, catalog) or focus
 
+    group = _ORDINAL_GROUP.search(question)
+    if group and group.start() < first_named and len(sequence) > 1:
+        count = _COUNT[group.group(2).lower()]
+        papers = sequence[-count:] if group.group(1).lower() == "last" else sequence[:count]
+        return Resolution(_replace(question, group, _join_names(papers)), papers)
+
     ordinal = _ORDINAL.search(question)
     if ordinal and ordinal.start() < first_named + 1:
         index = _ORDINAL_INDEX[ordinal.group(1).lower()]
@@ -152,7 +165,7 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
 
 
 def _refers_back(question: str) -> bool:
-    return any(r.search(question) for r in (_ORDINAL, _PLURAL, _SINGULAR, _THEY))
+    return any(r.search(question) for r in (_ORDINAL_GROUP, _ORDINAL, _PLURAL, _SINGULAR, _THEY))
 
 
 def _replace(question: str, match: re.Match, name: str) -> str:

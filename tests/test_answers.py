@@ -191,6 +191,17 @@ def test_follow_up_comparison_against_the_paper_in_focus(seed_chat):
     assert _cited(answer) == [PHYSVISTA, PHYPROBE]
 
 
+def test_follow_up_counts_papers_by_position_and_skips_refusals(seed_chat):
+    history = [("Which papers are about video?", seed_chat.ask("Which papers are about video?").text)]
+    listed = [c.paper.name for c in seed_chat.ask("Which papers are about video?").citations]
+    first_two = seed_chat.ask("Compare the first two", history=history)
+    assert first_two.kind == "comparison" and _cited(first_two) == listed[:2], first_two.text
+    refused = "Is there a paper on elevator scheduling?"
+    history.append((refused, seed_chat.ask(refused).text))
+    # "the second one" is the list's second paper, not the second of the papers the refusal calls closest.
+    assert _cited(seed_chat.ask("Tell me more about the second one", history=history)) == [listed[1]]
+
+
 def test_follow_up_that_compares_the_paper_in_focus_with_a_named_one(seed_chat):
     history = [("What does PipeFSDP improve?", seed_chat.ask("What does PipeFSDP improve?").text)]
     answer = seed_chat.ask("And how does that compare with PatchKV?", history=history)
