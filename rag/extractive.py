@@ -149,9 +149,8 @@ def extractive_answer(
     question: str, question_vec: np.ndarray, chosen: list[PaperHit],
     sentences: dict[str, list[tuple[str, object]]], all_hits: list[PaperHit], quote_first: Sequence[str] = (),
 ) -> Answer:
-    """Two best sentences of the main paper (after any of its ``quote_first``: the sentences giving asked-for
-    details or parts, which lead the answer), one of each other chosen paper, each cited; otherwise in the
-    abstract's order."""
+    """Two best sentences of the main paper, best first (after any of its ``quote_first``: the sentences giving
+    asked-for details or parts), one of each other chosen paper, each cited."""
     cites = CitationBuilder()
     paragraphs = []
     for rank, hit in enumerate(chosen):
@@ -161,8 +160,9 @@ def extractive_answer(
         if rank == 0 and quote_first:
             ranked = [s for s in ranked if s.text in quote_first] + [s for s in ranked if s.text not in quote_first]
         ranked = [s for s in ranked if s.text in quote_first or not states_nothing(s.text)] or ranked
-        picked = sorted(ranked[: max(2, len(quote_first) + 1) if rank == 0 else 1],
-                        key=lambda s: (s.text not in quote_first, s.index))
+        order = list(quote_first)  # asked-for parts in the order asked (a paper's approach, then its results)
+        picked = sorted(ranked[: max(2, len(order) + 1) if rank == 0 else 1],
+                        key=lambda s: order.index(s.text) if s.text in order else len(order))
         if not picked:
             continue
         n = cites.cite(paper, ranked[0].text)

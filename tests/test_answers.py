@@ -244,6 +244,8 @@ def test_a_choice_between_two_papers_is_a_comparison(seed_chat):
     ("How many video pairs are in ViDiC-1K?", "ViDiC-1K comprises 1,000 curated video pairs"),
     # What a paper is: what it proposes, then what it found.
     ("What is PatchKV?", "We propose PatchKV, a training-free framework"),
+    # Otherwise the sentence that answers best comes first, not the abstract's opening.
+    ("How much memory does PipeFSDP save?", "1.87× in memory consumption"),
     ("Describe UniCon3R.", "We introduce UniCon3R, a unified feed-forward framework"),
 ])
 def test_an_answer_about_one_paper_leads_with_the_part_of_the_abstract_asked_for(seed_chat, question, said):
