@@ -252,7 +252,8 @@ def detail_answer(
     # on the paper's own work, not prior work's ("Existing approaches ... fail to generalize" for its limitations).
     own_work = [s for s in ranked if not _PRIOR_WORK.search(s.text)] or ranked
     touching = [s for s in own_work if any(_has_term(s.text.lower(), t) for d in missing for t in d.terms)]
-    closest = (touching or own_work)[0].text if ranked else paper.text
+    saying = [s for s in own_work if not states_nothing(s.text)] or own_work  # a release note only if it touches
+    closest = (touching or saying)[0].text if ranked else paper.text
     cites = CitationBuilder()
     n = cites.cite(paper, next((s for d, s in stated if not d.record), closest))
     parts = []

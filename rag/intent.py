@@ -237,7 +237,9 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     (r"\bwhich (?:\w+\s+)?(?:datasets|benchmarks)\b|\bwhat (?:\w+\s+)?(?:datasets|benchmarks)\b", "datasets",
      ("dataset", "benchmark", "corpus", "data"), False, True, ""),
     (r"\bparameters?\b.*\bhow many\b|\bhow many parameters\b|\bmodel size\b", "model size",
-     ("parameter", "param", "billion", "million"), True, False, ""),
+     ("parameter", "param", "billion", "million"), True, False,
+     # "1.3B parameters", "a 7-billion-parameter model", or a size in a model's name ("PERIA-8B")
+     r"\b\d+(?:\.\d+)?[\s-]?(?:[BMK]|billion|million)[\s-]+param\w*|\b[A-Z][\w.]*-\d+(?:\.\d+)?[BM]\b"),
     (r"\bseeds?\b|\bhow many runs\b", "number of random seeds", ("seed", "run"), True, False, ""),
 )
 

@@ -283,6 +283,11 @@ def test_not_stated_says_so_cites_the_paper_and_invents_no_number(seed_chat):
     _assert_quotes_verbatim(answer)
 
 
+def test_a_model_size_in_a_models_name_is_stated(seed_chat):
+    answer = seed_chat.ask("How many parameters does PERIA have?")
+    assert answer.kind == "lookup" and "PERIA-8B" in answer.text.split(" [1]")[0], answer.text
+
+
 def test_a_stated_detail_is_answered_not_declared_missing(seed_chat):
     answer = seed_chat.ask("How many problems does PhysElite contain and what accuracy does the best MLLM reach on it?")
     assert answer.kind == "lookup"
@@ -319,6 +324,7 @@ def test_prior_work_limits_are_not_given_as_the_papers_own(seed_chat):
     # "the PROVE authors use": what they did, not who they are.
     ("What batch size did the PROVE authors use?", "the batch size"),
     ("What are the limitations of PhyProbe?", "the limitations"),
+    ("What is the model size of PhysDNet?", "the model size"),
 ])
 def test_details_neither_abstract_nor_record_gives_are_declared_missing(seed_chat, question, what):
     answer = seed_chat.ask(question)
