@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from rag.extractive import CitationBuilder, content_words, rank_sentences, shorten, states_nothing
-from rag.relevance import TermStats
+from rag.relevance import TermStats, dictionary_words
 from store.paper import Paper
 
 ASPECTS = ("problem", "approach", "data", "results")
@@ -228,10 +229,14 @@ def _rarity(key: str, stats: TermStats) -> float:
 
 
 def shared_terms(papers: list[Paper], stats: TermStats, top: int = 4) -> list[str]:
-    """The rarest terms (words, or two-word phrases) that every one of the papers' abstracts uses."""
+    """The rarest terms (words, or two-word phrases) that every one of the papers' abstracts uses; an everyday
+    English word ("issues", "fixed", "recent") only when each abstract uses it more than once."""
     names = set().union(*(content_words(p.name) for p in papers))
     terms = [_terms(p.text, names) for p in papers]
     common = set(terms[0]).intersection(*terms[1:]) if len(terms) > 1 else set()
+    everyday = dictionary_words()
+    uses = [Counter(_stem(w.lower()) for w in _WORD_RE.findall(p.text)) for p in papers]
+    common = {t for t in common if " " in t or terms[0][t].lower() not in everyday or all(u[t] > 1 for u in uses)}
     return [terms[0][t] for t in _pick(sorted(common, key=lambda t: _rarity(t, stats), reverse=True), top)]
 
 
@@ -293,16 +298,22 @@ def compare_papers(
     return Comparison(rows, _synthesis(rows, focus, stats, sentences), cites)
 
 
+_LEAD_IN = re.compile(r"^(?:in particular|specifically|concretely|to this end|here|in this (?:work|paper)"
+                      r"|to address (?:this|these|that)[^,]*),\s+", re.I)
+
+
 def what_it_is(row: Row, sentences: list[tuple[str, object]]) -> str:
-    """What the paper contributes, in the abstract's words: "PhysVista, a benchmark designed to ..." -> "a benchmark
-    designed to ...", else its approach sentence."""
+    """What the paper contributes, in the abstract's words, after its name: "PhysVista, a benchmark designed to ..."
+    -> " is a benchmark designed to ...", else its approach sentence (": we derive ...")."""
     name = re.escape(row.paper.name)
     for text, _ in sentences:
         match = re.search(rf"{name}\s*(?:\([^)]*\))?,\s+((?:an?|the)\s+[^;]+?)(?:[.;]|,\s+(?:which|that|and|while)\b|$)", text)
         if match and len(match.group(1).split()) >= 3:
-            return shorten(match.group(1), None, MAX_CELL_WORDS)
+            return " is " + shorten(match.group(1), None, MAX_CELL_WORDS)
     cell = row.cells["approach"]
-    return f"described as: {cell.text}" if cell.text != NOT_STATED else "not described in a single sentence"
+    if cell.text == NOT_STATED:
+        return " is not described in a single sentence"
+    return ": " + _LEAD_IN.sub("", cell.text).rstrip(". ")
 
 
 def _synthesis(rows: list[Row], focus: list[str], stats: TermStats, sentences: dict[str, list[tuple[str, object]]]) -> str:
@@ -321,7 +332,7 @@ def _synthesis(rows: list[Row], focus: list[str], stats: TermStats, sentences: d
         parts.append(f"{both} report evaluation data and results {all_marks}.")
     for row, aspect in missing:
         parts.append(f"The abstract of **{row.paper.name}** does not state its {ASPECT_HEADERS[aspect].lower()} [{row.n}].")
-    kinds = [f"**{r.paper.name}** is {what_it_is(r, sentences.get(r.paper.paper_id, []))} [{r.n}]" for r in rows]
+    kinds = [f"**{r.paper.name}**{what_it_is(r, sentences.get(r.paper.paper_id, []))} [{r.n}]" for r in rows]
     parts.append("**How they differ:** " + "; ".join(kinds) + ".")
     answers = [f"**{r.paper.name}**: {shorten(text, None, 40)} [{r.n}]" for r, text in zip(rows, focus)]
     parts.append("**On the question:** " + " ".join(answers))

@@ -232,6 +232,10 @@ def test_a_choice_between_two_papers_is_a_comparison(seed_chat):
     answer = seed_chat.ask("Which is more theoretical, the hyper-connections paper or PhysDNet?")
     assert answer.kind == "comparison"
     assert set(_cited(answer)) == {"Transformers with hyper-connections", "PhysDNet"}, answer.text
+    # A dehazing network and a theory of transformers share no topic: an incidental "fixed" or "dynamic" in both
+    # abstracts is not a commonality.
+    assert "**In common:** their abstracts share no distinctive terms" in answer.text, answer.text
+    assert ". [" not in answer.text.split("**How they differ:**")[1].split("\n")[0]
 
 
 @pytest.mark.parametrize("question, said", [
