@@ -113,8 +113,8 @@ class QuestionRouter:
             unloaded = self.unloaded_sides(resolution.question, pinned)
             if unloaded and not answer.refused:
                 names = " and ".join(f"“{name}”" for name in unloaded)
-                answer.text = (f"{names} {'is' if len(unloaded) == 1 else 'are'} not among the loaded papers, so only "
-                               f"{self.chat.catalog.papers[pinned[0]].name} is described here.\n\n{answer.text}")
+                answer.lead_with(f"{names} {'is' if len(unloaded) == 1 else 'are'} not among the loaded papers, so only "
+                                 f"{self.chat.catalog.papers[pinned[0]].name} is described here.")
         if resolution.rewritten:
             answer.rewritten = resolution.question
         if answer.backend == "extractive" or answer.notice or answer.refused:
@@ -381,12 +381,11 @@ class QuestionRouter:
         if len(ids) < 2:
             answer = yield from self.lookup(question, intent, ids, k, filters)
             if in_group and not answer.refused:
-                answer.text = f"Only one loaded paper is about “{intent.group}”.\n\n{answer.text}"
+                answer.lead_with(f"Only one loaded paper is about “{intent.group}”.")
             return answer
         answer = yield from self._compare_papers(question, ids, k, filters)
         if in_group > len(ids):
-            answer.text = (f"The {len(ids)} papers most about “{intent.group}” of the {in_group} found are "
-                           f"compared.\n\n{answer.text}")
+            answer.lead_with(f"The {len(ids)} papers most about “{intent.group}” of the {in_group} found are compared.")
         return answer
 
     def _compare_papers(self, question: str, ids: list[str], k: int | None,

@@ -30,6 +30,10 @@ class Answer:
     table: list[dict] = field(default_factory=list)  # comparison rows: paper, n, problem, approach, data, results
     rewritten: str = ""  # the standalone question a follow-up was rewritten to
 
+    def lead_with(self, note: str) -> None:
+        """Put a note on what the answer covers ("“FlashAttention” is not among the loaded papers ...") before it."""
+        self.text = f"{note}\n\n{self.text}"
+
     def to_dict(self) -> dict:
         """JSON-ready form (the CLI's --json)."""
         return {
