@@ -208,18 +208,21 @@ def _is_term(word: str, name_words: set[str]) -> bool:
             and bool(content_words(low)))
 
 
-def _terms(text: str, name_words: set[str]) -> dict[str, str]:
-    """Key -> surface form of a text's terms: content words and two-word phrases of them (the name left out)."""
+def _terms(text: str, name_words: set[str]) -> tuple[dict[str, str], Counter[str]]:
+    """Key -> surface form of a text's terms: content words and two-word phrases of them (the name left out); and
+    how often the text uses each word's stem."""
     out: dict[str, str] = {}
+    uses: Counter[str] = Counter()
     words = _WORD_RE.findall(text)
     for i, word in enumerate(words):
+        uses[_stem(word.lower())] += 1
         if not _is_term(word, name_words):
             continue
         out.setdefault(_stem(word.lower()), word if any(c.isupper() for c in word[1:]) else word.lower())
         if i + 1 < len(words) and _is_term(words[i + 1], name_words):
             pair = f"{word} {words[i + 1]}"
             out.setdefault(f"{_stem(word.lower())} {_stem(words[i + 1].lower())}", pair if pair.isupper() else pair.lower())
-    return out
+    return out, uses
 
 
 def _rarity(key: str, stats: TermStats) -> float:
@@ -232,10 +235,9 @@ def shared_terms(papers: list[Paper], stats: TermStats, top: int = 4) -> list[st
     """The rarest terms (words, or two-word phrases) that every one of the papers' abstracts uses; an everyday
     English word ("issues", "fixed", "recent") only when each abstract uses it more than once."""
     names = set().union(*(content_words(p.name) for p in papers))
-    terms = [_terms(p.text, names) for p in papers]
+    terms, uses = zip(*(_terms(p.text, names) for p in papers))
     common = set(terms[0]).intersection(*terms[1:]) if len(terms) > 1 else set()
     everyday = dictionary_words()
-    uses = [Counter(_stem(w.lower()) for w in _WORD_RE.findall(p.text)) for p in papers]
     common = {t for t in common if " " in t or terms[0][t].lower() not in everyday or all(u[t] > 1 for u in uses)}
     return [terms[0][t] for t in _pick(sorted(common, key=lambda t: _rarity(t, stats), reverse=True), top)]
 
