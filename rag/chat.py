@@ -18,7 +18,7 @@ from rag.generate import build_llm, is_cannot_answer, relay, stream_llm_answer
 from rag.retrieve import HybridRetriever, PaperFilters, PaperHit
 from rag.types import Answer
 from store.chroma import PaperStore, open_client
-from store.embed import build_embedder, embedder_dimension
+from store.embed import MiniLMEmbedding, build_embedder, embedder_dimension
 from store.embed_cache import EmbeddingCache, embed_texts
 from store.errors import LLMUnavailable
 from store.ingest import IngestReport, ProgressFn, console_progress, ingest_files
@@ -176,6 +176,16 @@ class PaperChat:
         from rag.relevance import WordVectors
 
         return WordVectors(lambda words: embed_texts(self.embedder, words, self.embed_cache))
+
+    @cached_property
+    def token_matcher(self):
+        """Word-by-word matching with the bundled MiniLM, whatever the store's embedder (the router's scores are
+        calibrated on it)."""
+        from rag.token_match import TokenMatcher
+
+        if isinstance(self.embedder, MiniLMEmbedding):
+            return TokenMatcher(self.embedder)
+        return TokenMatcher(MiniLMEmbedding(threads=self.settings.embedding.threads))
 
     def _embed_texts(self, texts: list[str]) -> np.ndarray:
         return np.asarray(self.embedder.get_text_embedding_batch(texts), dtype=np.float32)

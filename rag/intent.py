@@ -118,7 +118,7 @@ def compared_group(question: str) -> str:
     """The topic of the papers a comparison asks about as a group ("Compare the video benchmarks": "video
     benchmarks"), or "" when it compares no group."""
     match = _GROUP.search(question)
-    if not match:
+    if not match or _ONE_PAPER.search(match.group("kind")):  # "the paper about multimodal models": one paper, sought
         return ""
     kind = match.group(0).split()[-1] if not match.group("about") else ""
     about = _SIDE_END.split(match.group("about") or "")[0]
@@ -129,6 +129,7 @@ def compared_group(question: str) -> str:
 
 
 _GROUP_FILLER = frozenset("papers works studies two three both other".split())
+_ONE_PAPER = re.compile(r"\b(?:paper|article|study|work)\b", re.I)
 
 
 # What part of an abstract a question about one paper asks for (the aspects of a comparison table).

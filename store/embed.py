@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -70,19 +71,41 @@ class MiniLMEmbedding(BaseEmbedding):
         """Embed texts in token-count-sorted batches of about TOKEN_BUDGET tokens, returned in input order."""
         out = np.zeros((len(texts), MINILM_DIM), dtype=np.float32)
         token_ids = [e.ids for e in self._tokenizer.encode_batch(texts)]
-        order = sorted(range(len(texts)), key=lambda i: len(token_ids[i]))
+        for idx in self._batches(token_ids):
+            hidden, mask = self._hidden([token_ids[i] for i in idx])
+            weights = mask[..., None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            out[idx] = pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+        return out
+
+    def token_vectors(self, texts: list[str]) -> list[tuple[np.ndarray, list[tuple[int, int]]]]:
+        """Each text's contextual token vectors (L2-normalised; [CLS] and [SEP] dropped) with each token's character
+        span in the text: what word-by-word matching compares."""
+        encodings = self._tokenizer.encode_batch(texts)
+        token_ids = [e.ids for e in encodings]
+        out: list[tuple[np.ndarray, list[tuple[int, int]]]] = [(np.zeros((0, MINILM_DIM), np.float32), [])] * len(texts)
+        for idx in self._batches(token_ids):
+            hidden, _ = self._hidden([token_ids[i] for i in idx])
+            for row, i in enumerate(idx):
+                vectors = hidden[row, 1:len(token_ids[i]) - 1]
+                vectors = vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+                out[i] = (vectors, encodings[i].offsets[1:len(token_ids[i]) - 1])
+        return out
+
+    def _batches(self, token_ids: list[list[int]]) -> Iterator[list[int]]:
+        """The texts' indices, sorted by token count and cut into batches of about TOKEN_BUDGET padded tokens."""
+        order = sorted(range(len(token_ids)), key=lambda i: len(token_ids[i]))
         start = 0
         while start < len(order):
             end = start + 1  # sorted, so the batch is as wide as its last text
             while (end < len(order) and end - start < self.batch_size
                    and (end - start + 1) * len(token_ids[order[end]]) <= TOKEN_BUDGET):
                 end += 1
-            idx = order[start:end]
-            out[idx] = self._encode_batch([token_ids[i] for i in idx])
+            yield order[start:end]
             start = end
-        return out
 
-    def _encode_batch(self, token_ids: list[list[int]]) -> np.ndarray:
+    def _hidden(self, token_ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+        """The encoder's last hidden states for a padded batch, and its attention mask."""
         width = max(len(t) for t in token_ids)
         ids = np.zeros((len(token_ids), width), dtype=np.int64)
         mask = np.zeros((len(token_ids), width), dtype=np.int64)
@@ -93,9 +116,7 @@ class MiniLMEmbedding(BaseEmbedding):
             ["last_hidden_state"],
             {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
         )
-        weights = mask[..., None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-        return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+        return hidden, mask
 
     def _get_text_embeddings(self, texts: list[str]) -> list[list[float]]:
         return self.encode(texts).tolist()

@@ -506,6 +506,61 @@ def test_rare_word_the_answering_paper_says_differently_does_not_block_the_answe
     assert not answer.refused and _cited(answer)[0] == "Generative optimization"
 
 
+def test_word_by_word_match_connects_a_paraphrase(seed_chat):
+    """Each content word of the question matched to its closest token of an abstract, both read in context: "hard
+    physics competition problems with figures" is closest to PhysElite's "Olympiad-level physics" and diagrams; a
+    question of function words alone matches nothing."""
+    papers = {p.paper_id: p for p in seed_chat.papers()}
+    sentences = {pid: [text for text, _ in rows] for pid, rows in seed_chat.store.sentences(list(papers)).items()}
+    recall = seed_chat.token_matcher.recall("a dataset of hard physics competition problems with figures", sentences)
+    assert papers[max(recall, key=recall.get)].name == "PhysElite"
+    assert all(0 < r <= 1 for r in recall.values())
+    assert set(seed_chat.token_matcher.recall("Which of these is it?", sentences).values()) == {0.0}
+
+
+@pytest.mark.parametrize("question, name", [
+    ("Which paper stops robot policies from ignoring the camera because the joint states are an easier shortcut?",
+     "Phase-Adaptive Fusion (PAF)"),
+    ("Is there a paper about a learned probe that scores whether a generated video breaks physics?", PHYPROBE),
+    ("Which paper reconstructs people and the scene together using the contact between them?", "UniCon3R"),
+])
+def test_a_paraphrase_finds_its_paper_among_distractors(crowded_store, question, name):
+    """Questions in the asker's own words, close to no one sentence of the abstract: matched word by word in context,
+    the paper stands out from 2,000 distractors (whole-sentence similarity alone refused all three)."""
+    from rag import PaperChat
+
+    answer = PaperChat(store_dir=crowded_store).ask(question)
+    assert not answer.refused and _cited(answer)[0] == name, answer.text
+
+
+@pytest.mark.parametrize("question, name", [
+    ("Is there a paper that proves convergence for directly training spiking neural networks, given that spikes stay "
+     "all-or-nothing when the network runs but the gradient is computed through a smoothed or randomly perturbed "
+     "approximation?", "Unified convergence analysis framework for SG and LocalZO direct SNN training"),
+    ("I half-remember a paper on distilling a vision transformer without its original training data by reconstructing "
+     "inputs from the model, which argued that throwing away patches early in the process is a mistake. Which was it?",
+     "Patch Rebirth Inversion (PRI)"),
+])
+def test_a_long_question_is_not_refused_for_one_word_of_its_wording(crowded_store, question, name):
+    """"all-or-nothing", "throwing away": a rare word the paper does not use, in a question that describes the paper
+    at length, is the asker's wording, not a topic missing from the corpus."""
+    from rag import PaperChat
+
+    answer = PaperChat(store_dir=crowded_store).ask(question)
+    assert not answer.refused and _cited(answer)[0] == name, answer.text
+
+
+def test_a_lookup_saying_different_is_no_group_comparison(crowded_store):
+    """"across different image tiles" describes the paper sought; it does not ask to compare "the paper about
+    multimodal models" as a group."""
+    from rag import PaperChat
+
+    answer = PaperChat(store_dir=crowded_store).ask(
+        "I'm trying to find the paper about multimodal models losing the thread when a table row or chart axis gets "
+        "chopped across different image tiles. They propose a small plug-in for the vision encoder.")
+    assert "| Paper |" not in answer.text and _cited(answer)[0] == "Patch-for-Patch (P4P)", answer.text
+
+
 def test_paper_far_ahead_of_all_others_answers_despite_a_rare_word_it_says_differently(crowded_store):
     """PhysDNet says "NIR", never "infrared": one rare word does not veto a paper this far ahead of every other."""
     from rag import PaperChat

@@ -1,0 +1,75 @@
+"""Word-by-word matching of a question against abstracts, in context (BERTScore recall with the bundled MiniLM).
+
+A whole-sentence vector blurs a paraphrase that a researcher's own words make of an abstract ("hard physics
+competition problems with figures" for "Olympiad-level problems with diagrams"); matching each question word to
+its closest token of the abstract, both as the encoder reads them in their sentences, keeps it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+
+import numpy as np
+
+from rag.extractive import content_words
+from store.embed import MiniLMEmbedding
+
+# Papers whose token vectors are kept (float16, ~200 KB each): the candidates of recent questions.
+CACHED_PAPERS = 256
+_WORD_CHAR = re.compile(r"[\w.-]")  # "GPT-4", "v1.5": one word
+
+
+class TokenMatcher:
+    """How well each paper's sentences cover a question's content words: the mean, over the question's content
+    tokens, of the cosine of the closest token of the paper (0..1)."""
+
+    def __init__(self, encoder: MiniLMEmbedding):
+        self.encoder = encoder
+        self._papers: OrderedDict[tuple[str, int], np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def recall(self, question: str, sentences: dict[str, list[str]]) -> dict[str, float]:
+        """Each paper's recall of the question's content tokens, by paper id (``sentences``: id -> its sentences)."""
+        asked = self._question_tokens(question)
+        papers = self._paper_tokens(sentences)
+        if not len(asked):
+            return {pid: 0.0 for pid in sentences}
+        return {pid: float((asked @ tokens.T).max(axis=1).mean()) if len(tokens) else 0.0
+                for pid, tokens in papers.items()}
+
+    def _question_tokens(self, question: str) -> np.ndarray:
+        """The vectors of the question's tokens that belong to content words (not "which", "paper", "the")."""
+        ((vectors, spans),) = self.encoder.token_vectors([question])
+        meaningful = content_words(question)
+        keep = [i for i, (start, end) in enumerate(spans) if _word_at(question, start, end) in meaningful]
+        return vectors[keep]
+
+    def _paper_tokens(self, sentences: dict[str, list[str]]) -> dict[str, np.ndarray]:
+        """Each paper's token vectors over all its sentences; the papers not cached encoded in one call."""
+        keys = {pid: (pid, hash(tuple(texts))) for pid, texts in sentences.items()}
+        with self._lock:
+            found = {pid: self._papers[key] for pid, key in keys.items() if key in self._papers}
+            for key in (keys[pid] for pid in found):
+                self._papers.move_to_end(key)
+        missing = [pid for pid in sentences if pid not in found]
+        texts = [t for pid in missing for t in sentences[pid]]
+        encoded = iter(self.encoder.token_vectors(texts)) if texts else iter(())
+        for pid in missing:
+            rows = [next(encoded)[0] for _ in sentences[pid]]
+            found[pid] = np.concatenate(rows).astype(np.float16) if rows else np.zeros((0, 1), np.float16)
+            with self._lock:
+                self._papers[keys[pid]] = found[pid]
+                while len(self._papers) > CACHED_PAPERS:
+                    self._papers.popitem(last=False)
+        return {pid: found[pid].astype(np.float32) for pid in sentences}
+
+
+def _word_at(text: str, start: int, end: int) -> str:
+    """The lower-cased word around a token's span (a word piece belongs to its whole word)."""
+    while start > 0 and _WORD_CHAR.match(text[start - 1]):
+        start -= 1
+    while end < len(text) and _WORD_CHAR.match(text[end]):
+        end += 1
+    return text[start:end].strip(".-").lower()
