@@ -246,17 +246,20 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
 
 
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[a-z0-9-]+\s+)?[a-z0-9-]+)", re.I)
+_SUBJECTS = frozenset("you we they i one people".split())
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
 _AUXILIARY = frozenset("do does did is are was were have has had can could will would in of on for to".split())
 _FILLER = frozenset("different distinct total unique separate individual other more of".split())
 
 
 # Details a paper's record gives, never its abstract: (pattern on the question, phrase, record field).
 _RECORD_DETAILS = (
-    # "the PROVE authors use" is about what they did, not who they are.
-    (r"\bauthors?\b(?!\s+(?:use|used|train|trained|evaluate|evaluated|test|tested|report|reported|propose|proposed"
-     r"|claim|claimed|show|showed|find|found|say|said|run|ran|measure|measured|release|released|share|shared"
-     r"|compare|compared|collect|collected|choose|chose|need|needed|do|did)\b)"
-     r"|\bwho (?:wrote|authored|proposed|introduced|developed|created|made)\b|\bwritten by\b", "authors", "authors"),
+    # Asked for by who they are ("Who are the authors of X?", "X's authors?", "who wrote X"), not by what they did
+    # ("the PROVE authors use", "these authors argue that ...").
+    (r"\b(?:who|what|which)\s+(?:are|were|is)\s+(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){0,3}?authors?\b"
+     r"|\bauthors?\s+(?:of|behind)\b|\b(?:list|name|give|show)\s+(?:me\s+)?(?:the\s+|its\s+)?authors?\b"
+     r"|\bauthors?(?:'\s+names)?\s*\?|\bwho (?:wrote|authored|proposed|introduced|developed|created|made)\b"
+     r"|\bwritten by\b|\bby whom\b", "authors", "authors"),
     (r"\b(?:when|what year|which year)\b[^?]*\b(?:published|released|appear\w*|come out|presented)\b"
      r"|\b(?:which|what) (?:venue|conference|journal)\b|\bwhere (?:was|is) [^?]*\bpublished\b", "venue and year",
      "venue_year"),
@@ -275,12 +278,15 @@ def asked_details(question: str) -> list[DetailAsk]:
     for match in _HOW_MANY.finditer(question):
         if any(d.wants_number for d in found):
             continue  # "how many GPU hours": already asked for by a specific pattern
-        words = []
-        for word in match.group(1).split():  # the asker's casing is kept for the answer ("GPUs")
-            if word.lower() in _AUXILIARY:
+        words, subject = [], None
+        for word in match.group(1).split() + question[match.end():].split()[:1]:
+            if word.lower() in _AUXILIARY or word.lower() in _SUBJECTS:
+                subject = word.lower() in _SUBJECTS
                 break
-            if word.lower() not in _FILLER:
-                words.append(word)
+            if len(words) < len(match.group(1).split()) and word.lower() not in _FILLER:
+                words.append(word)  # the asker's casing is kept for the answer ("GPUs")
+        if subject and not _SENTENCE_START.search(question[:match.start()]):
+            continue  # "decisions like how many run logs you feed back": describes the paper, asks nothing
         if words:
             noun = words[-1]
             found.append(DetailAsk(f"number of {noun}", (_stem(noun.lower()),), True, False))

@@ -336,6 +336,20 @@ def test_details_neither_abstract_nor_record_gives_are_declared_missing(seed_cha
     assert len(answer.citations) == 1
 
 
+@pytest.mark.parametrize("question, name", [
+    ("There's a data-free knowledge transfer paper that reconstructs images from a pretrained vision transformer. An "
+     "earlier approach threw away unimportant patches, but these authors argue that's backwards. Which paper?",
+     "Patch Rebirth Inversion (PRI)"),
+    ("I remember a paper arguing that LLM-driven optimization of agents breaks down because of hidden setup choices, "
+     "like which initial version you begin with and how many run logs you feed into each update. Which one was it?",
+     "Generative optimization"),
+])
+def test_a_detail_the_question_describes_is_not_asked_for(seed_chat, question, name):
+    """"these authors argue", "how many run logs you feed": the asker describes the paper; they ask which it is."""
+    answer = seed_chat.ask(question)
+    assert answer.kind == "lookup" and _cited(answer)[0] == name, answer.text
+
+
 # ---- refusals ----
 @pytest.mark.parametrize("question", [
     "What's a good hydration ratio for a sourdough loaf?",
