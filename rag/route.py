@@ -63,6 +63,10 @@ TOKEN_POOL = 5
 # them: off-topic questions then find fewer stray words to match (refusal accuracy 0.90 -> 0.94 at 8.4k, no answer
 # lost), and the match costs ~40% less.
 TOKEN_SENTENCES = 4
+# A candidate this far below the leader on the other signals cannot catch up on the word-by-word match (its spread
+# between candidates is rarely half that): it is not matched, halving the cost of a clear question (same answers on
+# all of bench/questions.jsonl at 0.2 and 0.3).
+TOKEN_GAP = 0.3
 ANSWERABLE = 1.5
 # Below ANSWERABLE, a paper still answers when it stands clear of every other candidate: at least CLEAR_MIN, and
 # CLEAR_MARGIN above the runner-up. A long two-part question matches its paper's sentences only loosely (MiniLM
@@ -266,7 +270,7 @@ class QuestionRouter:
                 coverage_weight: float = COVERAGE_WEIGHT) -> list[tuple[float, PaperHit]]:
         """The first RESCORE_POOL candidates, best first, each scored on its best sentence, its whole abstract
         (GIST_WEIGHT) and how much of the question's topic (rare terms weighing more) it covers (coverage_weight);
-        the TOKEN_POOL best of them also on their word-by-word match (TOKEN_WEIGHT)."""
+        the TOKEN_POOL best of them within TOKEN_GAP of the first also on their word-by-word match (TOKEN_WEIGHT)."""
         pool = hits[:RESCORE_POOL]
         if not pool:
             return []
@@ -287,7 +291,7 @@ class QuestionRouter:
         scored.sort(key=lambda x: x[0], reverse=True)
         reach = None if len(terms) >= LONG_QUESTION else TOKEN_SENTENCES
         leaders = {h.paper.paper_id: self._nearest_sentences(sentences.get(h.paper.paper_id, []), question_vec, reach)
-                   for _, h in scored[:TOKEN_POOL]}
+                   for score, h in scored[:TOKEN_POOL] if score >= scored[0][0] - TOKEN_GAP}
         match = self.chat.token_matcher.recall(question, leaders)
         # The rest get the leaders' lowest match: on the same scale, and still below every leader.
         floor = min(match.values())
