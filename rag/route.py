@@ -278,35 +278,26 @@ class QuestionRouter:
         sentences = self.chat.store.sentences([h.paper.paper_id for h in pool])
         terms, stats = question_terms(question), self.chat.term_stats
         alternatives = alternative_groups(question)
-        scored = []
+        scored, nearness = [], {}  # nearness: each paper's sentences' similarities to the question
         for hit in pool:
             vectors = np.asarray([v for _, v in sentences.get(hit.paper.paper_id, [])], dtype=np.float32)
             gist = 0.0
             if len(vectors):
-                hit.relevance = max(hit.relevance, float(np.max(vectors @ question_vec)))
+                nearness[hit.paper.paper_id] = vectors @ question_vec
+                hit.relevance = max(hit.relevance, float(np.max(nearness[hit.paper.paper_id])))
                 mean = vectors.mean(axis=0)
                 gist = float(mean @ question_vec / (np.linalg.norm(mean) or 1.0))
             coverage = topic_coverage(terms, hit.paper.text, stats, alternatives)
             scored.append((hit.relevance + GIST_WEIGHT * gist + coverage_weight * coverage, hit))
         scored.sort(key=lambda x: x[0], reverse=True)
         reach = None if len(terms) >= LONG_QUESTION else TOKEN_SENTENCES
-        leaders = {h.paper.paper_id: self._nearest_sentences(sentences.get(h.paper.paper_id, []), question_vec, reach)
-                   for score, h in scored[:TOKEN_POOL] if score >= scored[0][0] - TOKEN_GAP}
+        leaders = {pid: _nearest(sentences.get(pid, []), nearness.get(pid), reach)
+                   for pid in (h.paper.paper_id for score, h in scored[:TOKEN_POOL] if score >= scored[0][0] - TOKEN_GAP)}
         match = self.chat.token_matcher.recall(question, leaders)
         # The rest get the leaders' lowest match: on the same scale, and still below every leader.
         floor = min(match.values())
         scored = [(score + TOKEN_WEIGHT * match.get(h.paper.paper_id, floor), h) for score, h in scored]
         return sorted(scored, key=lambda x: x[0], reverse=True)
-
-    @staticmethod
-    def _nearest_sentences(sentences: list[tuple[str, list[float]]], question_vec: np.ndarray,
-                           count: int | None) -> list[str]:
-        """The ``count`` sentences nearest to the question (all when None), in the abstract's order."""
-        if count is None or len(sentences) <= count:
-            return [text for text, _ in sentences]
-        sims = np.asarray([v for _, v in sentences], dtype=np.float32) @ question_vec
-        keep = sorted(np.argsort(-sims)[:count])
-        return [sentences[i][0] for i in keep]
 
     def answerable(self, scored: list[tuple[float, PaperHit]], margin: float = CITE_MARGIN) -> list[PaperHit]:
         """For a question naming no paper: the rescored candidates that answer it, best first, or none (then we
@@ -458,3 +449,10 @@ class QuestionRouter:
         answer.citations = [Citation(c.n, c.paper, quotes.get(c.paper.paper_id) or c.quote) for c in answer.citations]
         answer.backend = self.settings.llm.backend
         return answer
+
+
+def _nearest(sentences: list[tuple[str, list[float]]], similarity: np.ndarray | None, count: int | None) -> list[str]:
+    """The texts of the ``count`` sentences most similar to the question (all when None), in the abstract's order."""
+    if count is None or similarity is None or len(sentences) <= count:
+        return [text for text, _ in sentences]
+    return [sentences[i][0] for i in sorted(np.argsort(-similarity)[:count])]
