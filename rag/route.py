@@ -22,8 +22,8 @@ from rag.intent import (
     listing_topic,
 )
 from rag.relevance import (
-    absent_terms, alternative_groups, anchor_share, anchor_terms, mentions_term, question_terms, rare_terms, stems,
-    topic_coverage,
+    absent_terms, alternative_groups, anchor_share, anchor_terms, essential_words, mentions_term, question_terms,
+    rare_terms, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -325,19 +325,24 @@ class QuestionRouter:
         In a large corpus, a question word no abstract uses means the topic is absent; a rare one must appear in
         each paper that answers ("lip reading from video" is not answered by a paper on video alone), or a word of
         nearly the same meaning must; with ``half_will_do``, half of the rare words are enough; in a long question, one
-        more word may be missing, or absent from the corpus.
+        more word may be missing, or absent from the corpus. Words the question's meaning hardly rests on are not
+        checked (relevance.essential_words).
         """
         if not answers:
             return [], ""
         long_question = len(question_terms(question)) >= LONG_QUESTION
         absent = absent_terms(question, self.chat.term_stats)
+        rare = rare_terms(question, self.chat.term_stats)
+        if absent or rare:  # a word the question hardly rests on is phrasing, not a missing topic
+            essential = set(essential_words(question, absent + rare, self.chat._embed_texts))
+            absent = [w for w in absent if w in essential]
         if len(absent) > long_question:
             return [], f"No loaded paper mentions “{absent[0]}”."
-        rare = rare_terms(question, self.chat.term_stats)
         if not rare:
             return answers, ""
         text_stems = [stems(paper_of(a).text) for a in answers]
-        unsaid = [(a, [w for w in rare if not mentions_term(w, own)]) for a, own in zip(answers, text_stems)]
+        unsaid = [(a, [w for w in rare if w in essential and not mentions_term(w, own)])
+                  for a, own in zip(answers, text_stems)]
         allowed = (len(rare) // 2 if half_will_do else 0) + long_question - len(absent)
         synonyms = self.chat.word_vectors
         kept = [a for a, missing in unsaid

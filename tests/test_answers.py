@@ -532,6 +532,38 @@ def test_word_by_word_match_connects_a_paraphrase(seed_chat):
     assert set(seed_chat.token_matcher.recall("Which of these is it?", sentences).values()) == {0.0}
 
 
+def test_a_word_the_question_hardly_rests_on_is_phrasing(seed_chat):
+    """Removing "instant" or "unsure" barely moves the question's vector: the asker's phrasing, which the paper need
+    not use. Removing "elevator" or "smart" (contracts) moves it: the topic, which the paper must have."""
+    from rag.relevance import essential_words
+
+    embed = seed_chat._embed_texts
+    for question, word, essential in (
+        ("Which paper turns a motion-blurred image into a sharp frame from any instant of the exposure?", "instant",
+         False),
+        ("Which paper fixes GNNs being too unsure of their predictions by changing the weight decay?", "unsure", False),
+        ("Is there a paper on reinforcement learning for elevator scheduling?", "elevator", True),
+        ("Is there work on finding vulnerabilities in smart contracts with graph neural networks?", "smart", True),
+    ):
+        assert essential_words(question, [word], embed) == ([word] if essential else []), word
+
+
+@pytest.mark.parametrize("question, name", [
+    ("Which paper turns a motion-blurred image into a sharp frame from any instant of the exposure?", "PickMoment"),
+    ("Which paper fixes GNNs being too unsure of their predictions by changing the weight decay?",
+     "Graph calibration method"),
+])
+def test_a_rare_word_of_phrasing_does_not_block_the_answer(crowded_store, question, name):
+    """"instant" and "unsure" are rare among the distractors and absent from the paper: phrasing, not a topic the
+    paper lacks; a topic word the corpus lacks still refuses ("elevator")."""
+    from rag import PaperChat
+
+    chat = PaperChat(store_dir=crowded_store)
+    answer = chat.ask(question)
+    assert not answer.refused and _cited(answer)[0] == name, answer.text
+    assert chat.ask("Is there a paper on reinforcement learning for elevator scheduling?").refused
+
+
 @pytest.mark.parametrize("question, name", [
     ("Which paper stops robot policies from ignoring the camera because the joint states are an easier shortcut?",
      "Phase-Adaptive Fusion (PAF)"),
