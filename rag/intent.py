@@ -248,7 +248,7 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[a-z0-9-]+\s+)?[a-z0-9-]+)", re.I)
 _SUBJECTS = frozenset("you we they i one people".split())
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
-_AUXILIARY = frozenset("do does did is are was were have has had can could will would in of on for to".split())
+_AUXILIARY = frozenset("do does did is are was were have has had can could will would in of on for to and or".split())
 _FILLER = frozenset("different distinct total unique separate individual other more of".split())
 
 
@@ -275,9 +275,8 @@ def asked_details(question: str) -> list[DetailAsk]:
     for pattern, phrase, record in _RECORD_DETAILS:
         if re.search(pattern, question, re.I):
             found.append(DetailAsk(phrase, (), False, False, record=record))
-    for match in _HOW_MANY.finditer(question):
-        if any(d.wants_number for d in found):
-            continue  # "how many GPU hours": already asked for by a specific pattern
+    # "how many GPU hours": already asked for by a specific pattern; "how many GPUs and how many hours": two details
+    for match in [] if any(d.wants_number for d in found) else _HOW_MANY.finditer(question):
         words, subject = [], None
         for word in match.group(1).split() + question[match.end():].split()[:1]:
             if word.lower() in _AUXILIARY or word.lower() in _SUBJECTS:

@@ -333,16 +333,19 @@ class QuestionRouter:
         long_question = len(question_terms(question)) >= LONG_QUESTION
         absent = absent_terms(question, self.chat.term_stats)
         rare = rare_terms(question, self.chat.term_stats)
-        if absent or rare:  # a word the question hardly rests on is phrasing, not a missing topic
-            essential = set(essential_words(question, absent + rare, self.chat._embed_texts))
+
+        def unsaid_by(answer: T) -> list[str]:
+            own = stems(paper_of(answer).text)
+            return [w for w in rare if not mentions_term(w, own)]
+
+        unsaid = [(a, unsaid_by(a) if rare else []) for a in answers]
+        gaps = list(dict.fromkeys(absent + [w for _, missing in unsaid for w in missing]))
+        if gaps:  # a word the question hardly rests on is phrasing, not a missing topic
+            essential = set(essential_words(question, gaps, self.chat._embed_texts))
             absent = [w for w in absent if w in essential]
+            unsaid = [(a, [w for w in missing if w in essential]) for a, missing in unsaid]
         if len(absent) > long_question:
             return [], f"No loaded paper mentions “{absent[0]}”."
-        if not rare:
-            return answers, ""
-        text_stems = [stems(paper_of(a).text) for a in answers]
-        unsaid = [(a, [w for w in rare if w in essential and not mentions_term(w, own)])
-                  for a, own in zip(answers, text_stems)]
         allowed = (len(rare) // 2 if half_will_do else 0) + long_question - len(absent)
         synonyms = self.chat.word_vectors
         kept = [a for a, missing in unsaid

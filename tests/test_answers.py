@@ -287,6 +287,16 @@ def test_not_stated_says_so_cites_the_paper_and_invents_no_number(seed_chat):
     _assert_quotes_verbatim(answer)
 
 
+def test_each_of_two_details_asked_together_is_said_missing(seed_chat):
+    """"how many GPUs and how many hours": two numbers, neither in the abstract (the first once read "and" as the
+    thing counted and answered with a description)."""
+    answer = seed_chat.ask("In the framework that uses partition-aware unlearning to strip spurious object-background "
+                           "shortcuts out of large vision-language models, how many GPUs and how many hours did the "
+                           "unlearning step take?")
+    assert answer.kind == "not_stated" and _cited(answer) == ["PURGE"], answer.text
+    assert "number of GPUs" in answer.text and "number of hours" in answer.text
+
+
 def test_a_model_size_in_a_models_name_is_stated(seed_chat):
     answer = seed_chat.ask("How many parameters does PERIA have?")
     assert answer.kind == "lookup" and "PERIA-8B" in answer.text.split(" [1]")[0], answer.text
