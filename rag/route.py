@@ -340,7 +340,9 @@ class QuestionRouter:
 
         unsaid = [(a, unsaid_by(a) if rare else []) for a in answers]
         gaps = list(dict.fromkeys(absent + [w for _, missing in unsaid for w in missing]))
-        if gaps:  # a word the question hardly rests on is phrasing, not a missing topic
+        # A word a short question hardly rests on is phrasing, not a missing topic (a long question has its own
+        # allowance, and probing its 12+ words would cost ~0.5 s).
+        if gaps and not long_question:
             essential = set(essential_words(question, gaps, self.chat._embed_texts))
             absent = [w for w in absent if w in essential]
             unsaid = [(a, [w for w in missing if w in essential]) for a, missing in unsaid]
