@@ -34,6 +34,10 @@ _SINGULAR = re.compile(
 _PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them)\b", re.I)
 _THEY = re.compile(r"\b(?:they|their)\b", re.I)
 _LIST_ANSWER = re.compile(r"^Found \d+ papers|^\|\s*Paper\s*\|", re.M)
+# What is left of an elliptical follow-up once its reference is taken out ("and the second one?", "what about it?",
+# "same for the first one?"): it asks the previous question again, about another paper.
+_ELLIPSIS = re.compile(r"^\W*(?:(?:and|ok|okay|so|now)\W+)*(?:(?:what|how)\s+about|same\s+for|for|about)?\W*"
+                       r"(?:then|too|please)?\W*$", re.I)
 _MAX_PLURAL = 3
 # Turns looked back over for the papers of "the two" when the last turn was about one paper.
 DISCUSSED_TURNS = 3
@@ -93,6 +97,16 @@ def papers_discussed(history: History, catalog: PaperCatalog, turns: int = DISCU
     return leads
 
 
+def latest_listing(history: History, catalog: PaperCatalog, turns: int = DISCUSSED_TURNS) -> list[Paper]:
+    """The papers of the most recent of the last ``turns`` turns whose answer listed several: what "the second one"
+    counts in after a list and a question about its first paper."""
+    for question, answer in reversed(history[-turns:]):
+        ordered, listing = _turn_papers(question, answer, catalog)
+        if listing and len(ordered) > 1:
+            return ordered
+    return []
+
+
 def _papers_in_text(text: str, catalog: PaperCatalog) -> list[Paper]:
     """Papers an answer shows: bold names (exact) first-come, then any other catalog name it mentions."""
     found: dict[str, tuple[int, Paper]] = {}
@@ -137,9 +151,10 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     ordinal = _ORDINAL.search(question)
     if ordinal and ordinal.start() < first_named + 1:
         index = _ORDINAL_INDEX[ordinal.group(1).lower()]
-        if index < len(sequence):
-            paper = sequence[index]
-            return Resolution(_replace(question, ordinal, paper.name), [paper])
+        counted = sequence if len(sequence) > 1 else latest_listing(history, catalog) or sequence
+        if index < len(counted):
+            paper = counted[index]
+            return Resolution(_replace(question, ordinal, paper.name, history, catalog), [paper])
 
     plural = _PLURAL.search(question)
     if plural and plural.start() < first_named and len(sequence) > 1:
@@ -150,7 +165,7 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     if singular and singular.start() < first_named:
         paper = focus[0]
         name = paper.name + "'s" if singular.group().lower() == "its" else paper.name
-        return Resolution(_replace(question, singular, name), [paper])
+        return Resolution(_replace(question, singular, name, history, catalog), [paper])
 
     they = _THEY.search(question)
     if they and they.start() < first_named and not WHICH_QUESTION.search(question):
@@ -168,7 +183,22 @@ def _refers_back(question: str) -> bool:
     return any(r.search(question) for r in (_ORDINAL_GROUP, _ORDINAL, _PLURAL, _SINGULAR, _THEY))
 
 
-def _replace(question: str, match: re.Match, name: str) -> str:
+def _replace(question: str, match: re.Match, name: str, history: History = (),
+             catalog: PaperCatalog | None = None) -> str:
+    """The question with the reference replaced by the name; an elliptical one ("and the second one?") becomes the
+    previous question about the named paper ("What datasets does PhysDNet report results on?"), when the previous
+    question refers to its paper in a way we can replace."""
+    if history and catalog is not None and _ELLIPSIS.match(question[: match.start()] + question[match.end() :]):
+        previous = history[-1][0]
+        reference = next((m for m in (r.search(previous) for r in (_ORDINAL, _SINGULAR)) if m), None)
+        named = catalog.mentions(previous)
+        base = name.removesuffix("'s")
+        if reference is not None:
+            own = base + "'s" if reference.group().lower() == "its" else base
+            return previous[: reference.start()] + own + previous[reference.end() :]
+        if named:
+            start, end, _ = named[0]
+            return previous[:start] + base + previous[end:]
     return question[: match.start()] + name + question[match.end() :]
 
 

@@ -202,6 +202,23 @@ def test_follow_up_counts_papers_by_position_and_skips_refusals(seed_chat):
     assert _cited(seed_chat.ask("Tell me more about the second one", history=history)) == [listed[1]]
 
 
+def test_elliptical_follow_up_asks_the_previous_question_of_the_next_paper_in_the_list(seed_chat):
+    """A list, a question about its first paper, then "and the second one?": the second counts in the list (not
+    in the one-paper turn before it) and the question is the previous one, about that paper."""
+    listing = "Which papers work on image restoration?"
+    history = [(listing, seed_chat.ask(listing).text)]
+    listed = _cited(seed_chat.ask(listing))
+    assert len(listed) >= 2
+    first = "What datasets does the first one report results on?"
+    history.append((first, seed_chat.ask(first, history=history).text))
+    answer = seed_chat.ask("and the second one?", history=history)
+    assert answer.rewritten == f"What datasets does {listed[1]} report results on?", answer.rewritten
+    assert not answer.refused and _cited(answer)[0] == listed[1]
+    # A question of its own is not elliptical: "What is it?" asks what the paper in focus is.
+    what = seed_chat.ask("What is it?", history=[("How much memory does PatchKV save?", "PatchKV saves ...")])
+    assert what.rewritten == "What is PatchKV?"
+
+
 def test_follow_up_that_compares_the_paper_in_focus_with_a_named_one(seed_chat):
     history = [("What does PipeFSDP improve?", seed_chat.ask("What does PipeFSDP improve?").text)]
     answer = seed_chat.ask("And how does that compare with PatchKV?", history=history)
