@@ -139,8 +139,9 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
         return Resolution(question)
     mentions = catalog.mentions(question)
     first_named = mentions[0][0] if mentions else len(question)
-    # After one paper per turn ("What is PatchKV?", "And PipeFSDP?"), "the first one" and "the two" count turns.
-    sequence = focus if len(focus) > 1 else papers_discussed(history, catalog) or focus
+    # After one paper per turn ("What is PatchKV?", "And PipeFSDP?"), "the first one" and "the two" count turns; after
+    # a list and a question about one of its papers, they count in the list.
+    sequence, in_list = _counted_papers(history, catalog, focus)
 
     group = _ORDINAL_GROUP.search(question)
     if group and group.start() < first_named and len(sequence) > 1:
@@ -151,14 +152,13 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     ordinal = _ORDINAL.search(question)
     if ordinal and ordinal.start() < first_named + 1:
         index = _ORDINAL_INDEX[ordinal.group(1).lower()]
-        counted = sequence if len(sequence) > 1 else latest_listing(history, catalog) or sequence
-        if index < len(counted):
-            paper = counted[index]
+        if index < len(sequence):
+            paper = sequence[index]
             return Resolution(_replace(question, ordinal, paper.name, history, catalog), [paper])
 
     plural = _PLURAL.search(question)
     if plural and plural.start() < first_named and len(sequence) > 1:
-        papers = sequence[:_MAX_PLURAL] if len(focus) > 1 else sequence[-_MAX_PLURAL:]
+        papers = sequence[:_MAX_PLURAL] if in_list else sequence[-_MAX_PLURAL:]
         return Resolution(_replace(question, plural, _join_names(papers)), papers)
 
     singular = _SINGULAR.search(question)
@@ -177,6 +177,19 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
             papers = focus[:1]
         return Resolution(f"{_join_names(papers)}: {question}", papers)
     return Resolution(question)
+
+
+def _counted_papers(history: History, catalog: PaperCatalog, focus: list[Paper]) -> tuple[list[Paper], bool]:
+    """What ordinals and "the two" count in, and whether it is a list's order (else one paper per turn, oldest
+    first): the latest turn's papers when it has several, else the papers of the last turns when they are several,
+    else the latest list's."""
+    if len(focus) > 1:
+        return focus, True
+    discussed = papers_discussed(history, catalog)
+    if len(discussed) > 1:
+        return discussed, False
+    listed = latest_listing(history, catalog)
+    return (listed, True) if listed else (discussed or focus, False)
 
 
 def _refers_back(question: str) -> bool:

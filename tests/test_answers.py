@@ -204,7 +204,8 @@ def test_follow_up_counts_papers_by_position_and_skips_refusals(seed_chat):
 
 def test_elliptical_follow_up_asks_the_previous_question_of_the_next_paper_in_the_list(seed_chat):
     """A list, a question about its first paper, then "and the second one?": the second counts in the list (not
-    in the one-paper turn before it) and the question is the previous one, about that paper."""
+    in the one-paper turn before it) and the question is the previous one, about that paper; "both of them" are the
+    list's two."""
     listing = "Which papers work on image restoration?"
     history = [(listing, seed_chat.ask(listing).text)]
     listed = _cited(seed_chat.ask(listing))
@@ -214,6 +215,8 @@ def test_elliptical_follow_up_asks_the_previous_question_of_the_next_paper_in_th
     answer = seed_chat.ask("and the second one?", history=history)
     assert answer.rewritten == f"What datasets does {listed[1]} report results on?", answer.rewritten
     assert not answer.refused and _cited(answer)[0] == listed[1]
+    both = seed_chat.ask("How do both of them differ?", history=history)
+    assert both.kind == "comparison" and _cited(both)[:2] == listed[:2], both.text
     # A question of its own is not elliptical: "What is it?" asks what the paper in focus is.
     what = seed_chat.ask("What is it?", history=[("How much memory does PatchKV save?", "PatchKV saves ...")])
     assert what.rewritten == "What is PatchKV?"
