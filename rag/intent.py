@@ -248,7 +248,8 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[a-z0-9-]+\s+)?[a-z0-9-]+)", re.I)
 _SUBJECTS = frozenset("you we they i one people".split())
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
-_AUXILIARY = frozenset("do does did is are was were have has had can could will would in of on for to and or".split())
+# Words that end what "how many" counts ("how many GPUs did", "how many layers in", "how many GPUs and how many hours").
+_COUNTED_END = frozenset("do does did is are was were have has had can could will would in of on for to and or".split())
 _FILLER = frozenset("different distinct total unique separate individual other more of".split())
 
 
@@ -279,7 +280,7 @@ def asked_details(question: str) -> list[DetailAsk]:
     for match in [] if any(d.wants_number for d in found) else _HOW_MANY.finditer(question):
         words, subject = [], None
         for word in match.group(1).split() + question[match.end():].split()[:1]:
-            if word.lower() in _AUXILIARY or word.lower() in _SUBJECTS:
+            if word.lower() in _COUNTED_END or word.lower() in _SUBJECTS:
                 subject = word.lower() in _SUBJECTS
                 break
             if len(words) < len(match.group(1).split()) and word.lower() not in _FILLER:
