@@ -154,7 +154,8 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
         index = _ORDINAL_INDEX[ordinal.group(1).lower()]
         if index < len(sequence):
             paper = sequence[index]
-            return Resolution(_replace(question, ordinal, paper.name, history, catalog), [paper])
+            rewritten = _ask_again(question, ordinal, paper.name, history, catalog)
+            return Resolution(rewritten or _replace(question, ordinal, paper.name), [paper])
 
     plural = _PLURAL.search(question)
     if plural and plural.start() < first_named and len(sequence) > 1:
@@ -165,7 +166,8 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     if singular and singular.start() < first_named:
         paper = focus[0]
         name = paper.name + "'s" if singular.group().lower() == "its" else paper.name
-        return Resolution(_replace(question, singular, name, history, catalog), [paper])
+        rewritten = _ask_again(question, singular, name, history, catalog)
+        return Resolution(rewritten or _replace(question, singular, name), [paper])
 
     they = _THEY.search(question)
     if they and they.start() < first_named and not WHICH_QUESTION.search(question):
@@ -196,23 +198,27 @@ def _refers_back(question: str) -> bool:
     return any(r.search(question) for r in (_ORDINAL_GROUP, _ORDINAL, _PLURAL, _SINGULAR, _THEY))
 
 
-def _replace(question: str, match: re.Match, name: str, history: History = (),
-             catalog: PaperCatalog | None = None) -> str:
-    """The question with the reference replaced by the name; an elliptical one ("and the second one?") becomes the
-    previous question about the named paper ("What datasets does PhysDNet report results on?"), when the previous
-    question refers to its paper in a way we can replace."""
-    if history and catalog is not None and _ELLIPSIS.match(question[: match.start()] + question[match.end() :]):
-        previous = history[-1][0]
-        reference = next((m for m in (r.search(previous) for r in (_ORDINAL, _SINGULAR)) if m), None)
-        named = catalog.mentions(previous)
-        base = name.removesuffix("'s")
-        if reference is not None:
-            own = base + "'s" if reference.group().lower() == "its" else base
-            return previous[: reference.start()] + own + previous[reference.end() :]
-        if named:
-            start, end, _ = named[0]
-            return previous[:start] + base + previous[end:]
+def _replace(question: str, match: re.Match, name: str) -> str:
     return question[: match.start()] + name + question[match.end() :]
+
+
+def _ask_again(question: str, match: re.Match, name: str, history: History, catalog: PaperCatalog) -> str | None:
+    """For an elliptical follow-up ("and the second one?"), the previous question about the named paper ("What
+    datasets does PhysDNet report results on?"); None when the question has words of its own, or the previous one
+    refers to its paper in no way we can replace."""
+    if not _ELLIPSIS.match(question[: match.start()] + question[match.end() :]):
+        return None
+    previous = history[-1][0]
+    base = name.removesuffix("'s")
+    reference = next((m for m in (r.search(previous) for r in (_ORDINAL, _SINGULAR)) if m), None)
+    if reference is not None:
+        own = base + "'s" if reference.group().lower() == "its" else base
+        return previous[: reference.start()] + own + previous[reference.end() :]
+    named = catalog.mentions(previous)
+    if named:
+        start, end, _ = named[0]
+        return previous[:start] + base + previous[end:]
+    return None
 
 
 def _join_names(papers: list[Paper]) -> str:
