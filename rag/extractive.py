@@ -107,10 +107,12 @@ class CitationBuilder:
 REFUSAL_LEAD = "The loaded papers do not cover this question."
 
 
-def refusal(hits: list[PaperHit], reason: str = "") -> Answer:
+def refusal(hits: list[PaperHit], reason: str = "", closest: list[Paper] | None = None) -> Answer:
     """The answer when no loaded paper covers the question (``reason``: how we know, one sentence), naming the
-    closest ones if any are near (best sentence at NEAR_RELEVANCE or more)."""
-    closest = [h.paper for h in hits if h.relevance >= NEAR_RELEVANCE][:3]
+    ``closest`` papers, by default those near it (best sentence at NEAR_RELEVANCE or more)."""
+    if closest is None:
+        closest = [h.paper for h in hits if h.relevance >= NEAR_RELEVANCE]
+    closest = closest[:3]
     text = REFUSAL_LEAD + (f" {reason}" if reason else "")
     if closest:
         text += " The closest papers are: " + "; ".join(f"{p.name} ({p.title})" if p.title != p.name else p.name for p in closest) + "."
@@ -280,6 +282,9 @@ def detail_answer(
 # share of the question's rare words it uses) reaches WHICH_MIN_RELEVANCE and it comes before the largest drop in
 # score (calibrated on bench/questions.jsonl with the seeds alone and with 768, 1,792 and 8,434 NeurIPS distractors).
 WHICH_MIN_RELEVANCE = 0.7
+# A list that finds no paper names the candidates scoring at least this as the closest: "papers that work with
+# biological or medical data" is near PathView-Bench (0.52), "papers estimating the calories of a meal" near none (0.38).
+WHICH_NEAR = 0.5
 WHICH_COVERAGE_WEIGHT = 0.3
 WHICH_ANCHOR_WEIGHT = 0.3
 WHICH_MAX_PAPERS = 12

@@ -39,6 +39,11 @@ _LIST_ANSWER = re.compile(r"^Found \d+ papers|^\|\s*Paper\s*\|", re.M)
 _ELLIPSIS = re.compile(r"^\W*(?:(?:and|ok|okay|so|now)\W+)*(?:(?:what|how)\s+about|same\s+for|for|about)?\W*"
                        r"(?:then|too|please)?\W*$", re.I)
 _MAX_PLURAL = 3
+# A hand-written answer that describes several papers ("Two stand out: one ..., and another ...") is read part by part.
+_SEVERAL = re.compile(r"\b(?:another|the other|two|three|both|second|whereas|while)\b", re.I)
+_PARTS = re.compile(r"(?<=[.;:])\s+|,?\s+(?:and|while|whereas)\s+(?=(?:another|the other|the second|one|a second)\b)"
+                    r"|,\s+(?=(?:another|the other|the second)\b)", re.I)
+_PART_MIN_WORDS = 3
 # Turns looked back over for the papers of "the two" when the last turn was about one paper.
 DISCUSSED_TURNS = 3
 
@@ -68,8 +73,22 @@ def papers_in_focus(history: History, catalog: PaperCatalog,
             return ordered, listing
     if find is not None:
         question, answer = history[-1]
+        several = _described_papers(answer, find) if _SEVERAL.search(answer) else []
+        if len(several) > 1:
+            return several, True
         return find(f"{question} {answer}")[:1], False
     return [], False
+
+
+def _described_papers(answer: str, find: Callable[[str], list[Paper]]) -> list[Paper]:
+    """The papers an answer describes one after another without naming them ("one analyzes token dynamics ..., and
+    another studies axial attention"): the paper found for each part, in order."""
+    papers: dict[str, Paper] = {}
+    for part in _PARTS.split(answer):
+        if len(content_words(part)) >= _PART_MIN_WORDS:
+            for paper in find(part)[:1]:
+                papers.setdefault(paper.paper_id, paper)
+    return list(papers.values())
 
 
 def _turn_papers(question: str, answer: str, catalog: PaperCatalog) -> tuple[list[Paper], bool]:

@@ -41,11 +41,12 @@ _VERSUS = re.compile(r"\s(?:vs\.?|versus)\s", re.I)
 # A side ends where the question about it starts.
 _SIDE_END = re.compile(
     r"\s+(?:differ\w*|compar\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
-    r"|are|is|relate|stack up|claim\w*|deal|use|rely|have|has|share)\b|[:?.!(]",
+    r"|are|is|relate|stack up|claim\w*|deal|use|rely|have|has|share)\b|[:?.!(]|\s[-\u2013\u2014]+\s",  # or a dash
     re.I,
 )
 _SIDE_LEAD = re.compile(
     r"^\W*(?:(?:how|what|where|in what way)\s+(?:do|does|did|are|is)\s+|compare\s+|contrast\s+|and\s+"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+"
     r"|(?:the\s+)?differences?\s+between\s+|between\s+)+",
     re.I,
 )
@@ -57,6 +58,8 @@ _PAPER_NOUN = re.compile(
     re.I,
 )
 _DESCRIPTION_START = re.compile(r"^(?:the|a|an|that|this|those|these|work|paper|papers|study)\b", re.I)
+# "the other (one)", "the latter": a reference to a side already given, not a description of another.
+_BACK_REFERENCE = re.compile(r"^(?:the\s+)?(?:other|latter|former|rest)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -185,7 +188,7 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
         cut = _SIDE_END.search(piece)
         ended = cut is not None
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
-        described = _PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece)
+        described = _PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece) and not _BACK_REFERENCE.search(piece)
         bare = versus and not carry and not _DESCRIPTION_START.search(piece)  # "X vs Y" needs no "the ... paper"
         if len(piece.split()) >= 2 and (described or bare):
             sides.append(re.sub(r"^(?:the|a|an|that|this)\s+", "", piece, flags=re.I))

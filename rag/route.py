@@ -12,8 +12,9 @@ import numpy as np
 from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.extractive import (
-    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, ListedPaper, collection_answer,
-    content_words, detail_answer, detail_support, listing_answer, listing_cutoff, refusal, score_for_listing,
+    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR, ListedPaper,
+    collection_answer, content_words, detail_answer, detail_support, listing_answer, listing_cutoff, refusal,
+    score_for_listing,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
@@ -359,8 +360,8 @@ class QuestionRouter:
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
         listed, scored, hits, gap = self.listed_papers(question, k, filters)
-        if not listed:
-            return refusal(hits, reason=gap)
+        if not listed:  # the closest named are those nearest to the list's topic, not to the question's wording
+            return refusal(hits, reason=gap, closest=[x.hit.paper for x in scored if x.score >= WHICH_NEAR])
         return listing_answer(listed, scored)
 
     def listed_papers(self, question: str, k: int | None, filters: PaperFilters | None

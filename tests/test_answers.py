@@ -107,6 +107,11 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("KV-cache weight patching vs pipelined FSDP training: which saves more memory?", "comparison",
      ["KV-cache weight patching", "pipelined FSDP training"]),
     ("What do PAF and the scene-graph prediction paper have in common?", "comparison", ["scene-graph prediction paper"]),
+    # A polite lead and a dash end a side; "the other" refers back to a side, it describes none.
+    ("Can you contrast the dehazing paper with the motion deblurring one - what inputs does each take?", "comparison",
+     ["dehazing paper", "motion deblurring one"]),
+    ("PURGE vs the VLM jailbreak defense paper - one does unlearning and the other works at inference time?",
+     "comparison", ["VLM jailbreak defense paper"]),
     ("Does PipeFSDP evaluate both dense and sparse LLMs?", "lookup", []),
     ("How does PipeFSDP differ from TorchTitan?", "lookup", []),
     ("Compare the size of PhysElite and PathView-Bench and how well the evaluated models did on each.",
@@ -181,6 +186,16 @@ def test_follow_up_ordinal_follows_the_order_of_the_previous_answer(seed_chat):
                 "recovering the generation prompt from AIGC videos.")]
     answer = seed_chat.ask("What about the second one? How was it built?", history=history)
     assert _cited(answer)[0] == "VI-Bench"
+
+
+def test_follow_up_ordinal_counts_papers_an_answer_describes_without_naming_them(seed_chat):
+    history = [("any theory papers on attention mechanisms?",
+                "Two stand out: one analyzes token dynamics in Transformers with hyper-connections using bifurcation "
+                "theory, and another studies axial attention as used in time series foundation models.")]
+    answer = seed_chat.ask("the second one - do they actually prove gradient descent converges?", history=history)
+    assert _cited(answer)[0] == "Analytically tractable axial attention-type predictor", answer.text
+    first = seed_chat.ask("what does the first one find?", history=history)
+    assert _cited(first)[0] == "Transformers with hyper-connections", first.text
 
 
 def test_follow_up_comparison_against_the_paper_in_focus(seed_chat):
@@ -389,6 +404,13 @@ def test_off_topic_questions_are_refused(seed_chat, question):
     answer = seed_chat.ask(question)
     assert answer.refused and not answer.citations
     assert answer.text.startswith("The loaded papers do not cover this question.")
+
+
+def test_a_list_that_finds_nothing_names_the_papers_nearest_its_topic(seed_chat):
+    near = seed_chat.ask("list the papers that work with biological or medical data")
+    assert near.refused and "The closest papers are: PathView-Bench" in near.text, near.text
+    far = seed_chat.ask("Which papers estimate the calorie content of a meal from a photo?")
+    assert far.refused and "closest" not in far.text, far.text
 
 
 def test_a_refusal_names_only_papers_near_the_question(seed_chat):
