@@ -31,6 +31,10 @@ _SINGULAR = re.compile(
     r"|\b(?:this|that)\b(?=\s+(?:compare|differ|relate|fare|stack up)\b)",
     re.I,
 )
+# "the other one": of two papers, the one the conversation is not on.
+_OTHER = re.compile(r"\b(?:the\s+)?other(?:\s+(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset))?"
+                    r"(?=\s*[?.!,]|\s*$|\s+(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset)\b)",
+                    re.I)
 _PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them)\b", re.I)
 _THEY = re.compile(r"\b(?:they|their)\b", re.I)
 _LIST_ANSWER = re.compile(r"^Found \d+ papers|^\|\s*Paper\s*\|", re.M)
@@ -40,7 +44,8 @@ _ELLIPSIS = re.compile(r"^\W*(?:(?:and|ok|okay|so|now)\W+)*(?:(?:what|how)\s+abo
                        r"(?:then|too|please)?\W*$", re.I)
 _MAX_PLURAL = 3
 # A hand-written answer that describes several papers ("Two stand out: one ..., and another ...") is read part by part.
-_SEVERAL = re.compile(r"\b(?:another|the other|two|three|both|second|whereas|while)\b", re.I)
+_SEVERAL = re.compile(r"\b(?:another|the other|the second|the latter)\b"
+                      r"|\b(?:two|three|both)\b(?=[^.]*\b(?:papers?|works?|stand out|of them|studies)\b)", re.I)
 _PARTS = re.compile(r"(?<=[.;:])\s+|,?\s+(?:and|while|whereas)\s+(?=(?:another|the other|the second|one|a second)\b)"
                     r"|,\s+(?=(?:another|the other|the second)\b)", re.I)
 _PART_MIN_WORDS = 3
@@ -67,15 +72,17 @@ def papers_in_focus(history: History, catalog: PaperCatalog,
 
     When no turn names a paper (a hand-written history), ``find`` retrieves for the last turn's text.
     """
-    for question, answer in reversed(history):
-        ordered, listing = _turn_papers(question, answer, catalog)
+    for turn in range(len(history) - 1, -1, -1):
+        question, answer = history[turn]
+        ordered, listing = _turn_papers(question, answer, catalog, find)
         if ordered:
             return ordered, listing
+        if find is not None and turn and _refers_back(question):  # "how many models does the first one test?"
+            earlier = resolve_followup(question, history[:turn], catalog, find)
+            if earlier.papers:
+                return earlier.papers, False
     if find is not None:
         question, answer = history[-1]
-        several = _described_papers(answer, find) if _SEVERAL.search(answer) else []
-        if len(several) > 1:
-            return several, True
         return find(f"{question} {answer}")[:1], False
     return [], False
 
@@ -91,13 +98,18 @@ def _described_papers(answer: str, find: Callable[[str], list[Paper]]) -> list[P
     return list(papers.values())
 
 
-def _turn_papers(question: str, answer: str, catalog: PaperCatalog) -> tuple[list[Paper], bool]:
+def _turn_papers(question: str, answer: str, catalog: PaperCatalog,
+                 find: Callable[[str], list[Paper]] | None = None) -> tuple[list[Paper], bool]:
     """The papers of one turn, in order of first appearance in its answer, and whether the answer listed several;
-    none for a refusal (the closest papers it names are not what the conversation is about)."""
+    none for a refusal (the closest papers it names are not what the conversation is about). With ``find``, an
+    answer naming no paper but describing several one after another (a hand-written history) lists those found."""
     if answer.lstrip().startswith(REFUSAL_LEAD):
         return [], False
     in_answer = _papers_in_text(answer, catalog)
     in_question = [catalog.papers[pid] for pid in catalog.named_in(question)]
+    if not in_answer and not in_question and find is not None and _SEVERAL.search(answer):
+        described = _described_papers(answer, find)
+        return (described, True) if len(described) > 1 else ([], False)
     ordered = list({p.paper_id: p for p in in_answer + in_question}.values())
     listing = bool(_LIST_ANSWER.search(answer)) or (len(in_answer) > 1 and not in_question)
     if in_question and not listing:  # the paper the user asked about leads
@@ -116,11 +128,12 @@ def papers_discussed(history: History, catalog: PaperCatalog, turns: int = DISCU
     return leads
 
 
-def latest_listing(history: History, catalog: PaperCatalog, turns: int = DISCUSSED_TURNS) -> list[Paper]:
+def latest_listing(history: History, catalog: PaperCatalog, turns: int = DISCUSSED_TURNS,
+                   find: Callable[[str], list[Paper]] | None = None) -> list[Paper]:
     """The papers of the most recent of the last ``turns`` turns whose answer listed several: what "the second one"
     counts in after a list and a question about its first paper."""
     for question, answer in reversed(history[-turns:]):
-        ordered, listing = _turn_papers(question, answer, catalog)
+        ordered, listing = _turn_papers(question, answer, catalog, find)
         if listing and len(ordered) > 1:
             return ordered
     return []
@@ -160,7 +173,13 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     first_named = mentions[0][0] if mentions else len(question)
     # After one paper per turn ("What is PatchKV?", "And PipeFSDP?"), "the first one" and "the two" count turns; after
     # a list and a question about one of its papers, they count in the list.
-    sequence, in_list = _counted_papers(history, catalog, focus)
+    sequence, in_list = _counted_papers(history, catalog, focus, find)
+
+    other = _OTHER.search(question)
+    rest = [p for p in sequence if p not in focus]
+    if other and other.start() < first_named and len(focus) == 1 and rest:
+        rewritten = _ask_again(question, other, rest[0].name, history, catalog)
+        return Resolution(rewritten or _replace(question, other, rest[0].name), [rest[0]])
 
     group = _ORDINAL_GROUP.search(question)
     if group and group.start() < first_named and len(sequence) > 1:
@@ -200,7 +219,8 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     return Resolution(question)
 
 
-def _counted_papers(history: History, catalog: PaperCatalog, focus: list[Paper]) -> tuple[list[Paper], bool]:
+def _counted_papers(history: History, catalog: PaperCatalog, focus: list[Paper],
+                    find: Callable[[str], list[Paper]] | None = None) -> tuple[list[Paper], bool]:
     """What ordinals and "the two" count in, and whether it is a list's order (else one paper per turn, oldest
     first): the latest turn's papers when it has several, else the papers of the last turns when they are several,
     else the latest list's."""
@@ -209,12 +229,12 @@ def _counted_papers(history: History, catalog: PaperCatalog, focus: list[Paper])
     discussed = papers_discussed(history, catalog)
     if len(discussed) > 1:
         return discussed, False
-    listed = latest_listing(history, catalog)
+    listed = latest_listing(history, catalog, find=find)
     return (listed, True) if listed else (discussed or focus, False)
 
 
 def _refers_back(question: str) -> bool:
-    return any(r.search(question) for r in (_ORDINAL_GROUP, _ORDINAL, _PLURAL, _SINGULAR, _THEY))
+    return any(r.search(question) for r in (_ORDINAL_GROUP, _ORDINAL, _OTHER, _PLURAL, _SINGULAR, _THEY))
 
 
 def _replace(question: str, match: re.Match, name: str) -> str:

@@ -112,6 +112,8 @@ def test_comparison_of_two_described_papers(seed_chat):
      ["dehazing paper", "motion deblurring one"]),
     ("PURGE vs the VLM jailbreak defense paper - one does unlearning and the other works at inference time?",
      "comparison", ["VLM jailbreak defense paper"]),
+    ("the motion deblurring paper or the fog removal one: which is more geared toward low-power hardware?",
+     "comparison", ["motion deblurring paper", "fog removal one"]),
     ("Does PipeFSDP evaluate both dense and sparse LLMs?", "lookup", []),
     ("How does PipeFSDP differ from TorchTitan?", "lookup", []),
     ("Compare the size of PhysElite and PathView-Bench and how well the evaluated models did on each.",
@@ -196,6 +198,16 @@ def test_follow_up_ordinal_counts_papers_an_answer_describes_without_naming_them
     assert _cited(answer)[0] == "Analytically tractable axial attention-type predictor", answer.text
     first = seed_chat.ask("what does the first one find?", history=history)
     assert _cited(first)[0] == "Transformers with hyper-connections", first.text
+
+
+def test_the_other_one_is_the_paper_of_a_pair_the_last_turn_was_not_about(seed_chat):
+    history = [("any video benchmarks about spotting differences between clips or recovering the prompt behind a "
+                "generated video?", "Yes: one has 1,000 video pairs with checklist items for describing similarities "
+                "and differences; another asks models to reconstruct the prompt that produced an AI-generated video."),
+               ("how many models does the first one test?", "16 multimodal LLMs.")]
+    answer = seed_chat.ask("and the other one?", history=history)
+    assert answer.rewritten == "how many models does VI-Bench test?", answer.rewritten
+    assert _cited(answer) == ["VI-Bench"] and "18" in answer.text, answer.text
 
 
 def test_follow_up_comparison_against_the_paper_in_focus(seed_chat):
