@@ -92,7 +92,7 @@ def _described_papers(answer: str, find: Callable[[str], list[Paper]]) -> list[P
     another studies axial attention"): the paper found for each part, in order."""
     papers: dict[str, Paper] = {}
     for part in _PARTS.split(answer):
-        if len(content_words(part)) >= _PART_MIN_WORDS:
+        if len(content_words(part)) >= _PART_MIN_WORDS and not part.rstrip().endswith(":"):  # not "Two stand out:"
             for paper in find(part)[:1]:
                 papers.setdefault(paper.paper_id, paper)
     return list(papers.values())
