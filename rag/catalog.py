@@ -17,6 +17,9 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 # A name's hyphenated tail that can be dropped: a size or version ("1K", "8B", "v2") or a generic word ("Bench").
 _SIZE_OR_VERSION = re.compile(r"^(?:v?\d+(?:\.\d+)?[A-Za-z]{0,2}|[A-Za-z]\d+(?:\.\d+)?|bench(?:mark)?|net|data(?:set)?)$", re.I)
 _ACRONYM_IN_PARENS = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,15})\)")
+# A name hyphened to a word that makes it a modifier ("LoRA-adapted CLIP", "GRPO-based training") refers to the
+# technique the paper is named for, not to the paper.
+_USED_AS_MODIFIER = re.compile(r"-(?:[a-z]+ed|based|like|style|free|driven|aware|guided|powered|specific|only|wise)\b")
 # A name made of ordinary words ("Graph Neural Networks") names its paper only while at most this many abstracts
 # use the phrase; used by more, it is a topic ("... with graph neural networks?"), not a pointer to one paper.
 MAX_PHRASE_PAPERS = 3
@@ -139,8 +142,11 @@ class PaperCatalog:
                 hits = self._by_alias.get(alias, set()) if self._names_a_paper(alias) else set()
                 if size == 1:
                     hits = hits | self._by_exact.get(span[0], set())
+                end = words[start + size - 1].end()
+                if hits and _USED_AS_MODIFIER.match(text, end):
+                    continue
                 for pid in hits:
-                    found.setdefault(pid, (words[start].start(), words[start + size - 1].end()))
+                    found.setdefault(pid, (words[start].start(), end))
         return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1]))
 
     def _names_a_paper(self, alias: str) -> bool:

@@ -32,7 +32,7 @@ _SINGULAR = re.compile(
     re.I,
 )
 # "the other one": of two papers, the one the conversation is not on.
-_OTHER = re.compile(r"\b(?:the\s+)?other(?:\s+(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset))?"
+_OTHER = re.compile(r"\bthe\s+other(?:\s+(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset))?"
                     r"(?=\s*[?.!,]|\s*$|\s+(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset)\b)",
                     re.I)
 _PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them)\b", re.I)
@@ -70,7 +70,9 @@ def papers_in_focus(history: History, catalog: PaperCatalog,
     """Papers of the latest turn that had any, in order of first appearance in its answer, and whether that
     answer listed several papers (a which-list or a comparison) rather than answering about one.
 
-    When no turn names a paper (a hand-written history), ``find`` retrieves for the last turn's text.
+    With ``find``, for a hand-written history that names no paper: a turn describing several papers lists those
+    found for its parts, a follow-up turn ("how many models does the first one test?") is about the paper it resolves
+    to, and otherwise the papers are retrieved for the last turn's text.
     """
     for turn in range(len(history) - 1, -1, -1):
         question, answer = history[turn]

@@ -30,7 +30,6 @@ WHICH_QUESTION = re.compile(
     r"|(?:list|find|show|name|give|recommend|suggest|summari[sz]e|overview)\b.*\b(?:papers|works|studies)\b"
     r"|(?:list|find|show)\s+(?:me\s+)?(?:everything|anything|all)\s+(?:on|about)\b"
     r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b"
-    r"|(?:is there|do you have)\s+anything\s+(?:else\s+)?(?:on|about|using|regarding|related|working|dealing|that)\b"
     r"|(?:do|does|did)\s+any\s+(?:\w+\s+)?(?:papers|works|studies)\b"
     r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about|using|that|with|in)\b)"
     r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b",
@@ -362,7 +361,7 @@ def asked_years(question: str) -> tuple[int | None, int | None]:
 _LIST_LEAD = re.compile(
     r"^\W*(?:(?:which|what|how many)\s+(?P<which_kind>(?:\w+\s+){0,2}?)(?:papers|works|studies|articles)"
     r"|(?:are there|is there|do you have)\s+"
-    r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:is there|do you have)\s+anything(?:\s+else)?|(?:list|find|show|give|recommend|suggest|summari[sz]e)\s+"
+    r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest|summari[sz]e)\s+"
     r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+)?(?:the\s+)?(?P<list_kind>(?:\w+\s+){0,2}?)"
     r"(?:papers|works|studies|everything|anything|all)|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
     r"|(?:any\s+)?(?:papers|works|studies|work))\s*(?:(?:are|is|that|which|do|does|where)\s+)?(?:(?:about|on)\s+)?",

@@ -716,7 +716,9 @@ def test_catalog_names_no_distractor_for_ordinary_words():
                      "In which kinds of networks is the gap largest, and do they differ?",
                      "What actions can the planner take to refine a 3D layout?",
                      # a distractor is named "Graph Neural Networks": a topic, used by a hundred abstracts
-                     "Is there work on finding vulnerabilities in smart contracts with graph neural networks?"):
+                     "Is there work on finding vulnerabilities in smart contracts with graph neural networks?",
+                     # one is named "LoRA": hyphened to "adapted" it is the technique
+                     "In the scene-graph paper, what learning rate do they use for the LoRA-adapted CLIP?"):
         assert catalog.named_in(question) == [], [catalog.papers[p].name for p in catalog.named_in(question)]
 
 
