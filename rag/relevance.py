@@ -196,11 +196,17 @@ def stems(text: str) -> set[str]:
     return {_stem(w) for w in _words(text)}
 
 
+def _base_stem(stem: str) -> str:
+    """The stem of the noun an adjective doubling its last consonant comes from ("foggi" -> "fog", "sunni" -> "sun"):
+    too short for the prefix match of ``mentions_term``."""
+    return stem[:-2] if len(stem) >= 4 and stem.endswith("i") and stem[-2] == stem[-3] and stem[-2] in "bdgmnptz" else stem
+
+
 def mentions_term(term: str, text_stems: set[str]) -> bool:
-    """The text uses the word, a shorter form of it ("blurry" ~ "blur", "cheaply" ~ "cheap"), or the word is a
-    clipped form of one the text uses ("backprop" ~ "backpropagation")."""
+    """The text uses the word, a shorter form of it ("blurry" ~ "blur", "cheaply" ~ "cheap", "foggy" ~ "fog"), or the
+    word is a clipped form of one the text uses ("backprop" ~ "backpropagation")."""
     stem = _stem(term)
-    return stem in text_stems or any(
+    return stem in text_stems or _base_stem(stem) in text_stems or any(
         (len(s) >= 4 and stem.startswith(s)) or (len(stem) >= CLIPPED_MIN_LETTERS and s.startswith(stem))
         for s in text_stems)
 
@@ -259,7 +265,7 @@ def absent_terms(question: str, stats: TermStats) -> list[str]:
     common English word itself ("reactor" is not a typo of "refactor")."""
     known = stats.stem_df
     return [w for w in _gap_words(question, stats)
-            if _stem(w) not in known
+            if _stem(w) not in known and _base_stem(_stem(w)) not in known
             and (len(w) < TYPO_MIN_LETTERS or w in dictionary_words()
                  or not any(_stem(v) in known for v in _one_edit_away(w)))]
 

@@ -44,6 +44,10 @@ def test_a_rare_word_must_be_in_the_answering_paper(stats):
     assert not mentions_term("lip", video_only)
     assert mentions_term("blurry", stems("Motion blur arises from integration over the exposure."))
     assert mentions_term("cheaply", stems("Inverting a model cheaply is hard."))
+    # An adjective doubling the noun's last consonant is the noun: "foggy" is in "Seeing Through Fog"; not so "carry".
+    assert mentions_term("foggy", stems("On the Seeing Through Fog benchmark, it wins."))
+    assert absent_terms("cleaning up foggy camera images on an embedded board", stats) == []
+    assert not mentions_term("carry", stems("A car drives by."))
     # A clipped word is the long one ("backprop"); a short word is not the start of a longer one ("spot").
     assert mentions_term("backprop", stems("We compare Predictive Coding to Backpropagation (BP)."))
     assert not mentions_term("spot", stems("A spotlight on attention maps."))
