@@ -199,7 +199,8 @@ def stems(text: str) -> set[str]:
 def _base_stem(stem: str) -> str:
     """The stem of the noun an adjective doubling its last consonant comes from ("foggi" -> "fog", "sunni" -> "sun"):
     too short for the prefix match of ``mentions_term``."""
-    return stem[:-2] if len(stem) >= 4 and stem.endswith("i") and stem[-2] == stem[-3] and stem[-2] in "bdgmnptz" else stem
+    doubled = len(stem) >= 4 and stem.endswith("i") and stem[-2] == stem[-3] and stem[-2] in "bdgmnptz"
+    return stem[:-2] if doubled else stem
 
 
 def mentions_term(term: str, text_stems: set[str]) -> bool:
