@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from rag.extractive import CitationBuilder, content_words, rank_sentences, shorten, states_nothing
+from rag.extractive import CitationBuilder, content_words, detail_support, rank_sentences, shorten, states_nothing
+from rag.intent import DetailAsk
 from rag.relevance import TermStats, dictionary_words
 from store.paper import Paper
 
@@ -283,21 +284,25 @@ def _cell(cell: Cell, n: int) -> str:
 
 def compare_papers(
     question: str, question_vec: np.ndarray, papers: list[Paper], sentences: dict[str, list[tuple[str, object]]],
-    classifier: AspectClassifier, stats: TermStats,
+    classifier: AspectClassifier, stats: TermStats, details: Sequence[DetailAsk] = (),
 ) -> Comparison:
-    """The comparison table (one row per paper, in the given order) and an offline, cited synthesis."""
+    """The comparison table (one row per paper, in the given order) and an offline, cited synthesis; ``details``
+    asked of each paper ("how many models each one evaluated") are answered from the sentence stating them."""
     cites = CitationBuilder()
-    rows, focus = [], []
+    rows, focus, unstated = [], [], []
     other_names = set().union(*(content_words(p.name) for p in papers))
     for paper in papers:
         own = sentences.get(paper.paper_id, [])
         ranked = [r for r in rank_sentences(question_vec, question, own, ignore=other_names, answering=True)
                   if not states_nothing(r.text)]
-        best = ranked[0].text if ranked else (own[0][0] if own else paper.text)
+        support = [(d.phrase, detail_support(d, paper, own)) for d in details]
+        stated = [text for _, text in support if text]
+        best = stated[0] if stated else ranked[0].text if ranked else (own[0][0] if own else paper.text)
         n = cites.cite(paper, best)
         rows.append(Row(paper, n, classifier.assign(own, paper.name)))
         focus.append(best)
-    return Comparison(rows, _synthesis(rows, focus, stats, sentences), cites)
+        unstated += [(rows[-1], phrase) for phrase, text in support if not text]
+    return Comparison(rows, _synthesis(rows, focus, stats, sentences, unstated), cites)
 
 
 _LEAD_IN = re.compile(r"^(?:in particular|specifically|concretely|to this end|here|in this (?:work|paper)"
@@ -318,7 +323,8 @@ def what_it_is(row: Row, sentences: list[tuple[str, object]]) -> str:
     return ": " + _LEAD_IN.sub("", cell.text).rstrip(". ")
 
 
-def _synthesis(rows: list[Row], focus: list[str], stats: TermStats, sentences: dict[str, list[tuple[str, object]]]) -> str:
+def _synthesis(rows: list[Row], focus: list[str], stats: TermStats, sentences: dict[str, list[tuple[str, object]]],
+               unstated: Sequence[tuple[Row, str]] = ()) -> str:
     papers = [r.paper for r in rows]
     shared = shared_terms(papers, stats)
     all_marks = "".join(f"[{r.n}]" for r in rows)
@@ -338,6 +344,7 @@ def _synthesis(rows: list[Row], focus: list[str], stats: TermStats, sentences: d
     parts.append("**How they differ:** " + "; ".join(kinds) + ".")
     answers = [f"**{r.paper.name}**: {shorten(text, None, 40)} [{r.n}]" for r, text in zip(rows, focus)]
     parts.append("**On the question:** " + " ".join(answers))
+    parts += [f"The abstract of **{row.paper.name}** does not state the {phrase} [{row.n}]." for row, phrase in unstated]
     return "\n\n".join(parts)
 
 

@@ -209,7 +209,8 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
         names = [m.group() for m in _PROPER.finditer(text)
                  if m.group().lower() not in own and not _is_everyday_acronym(m.group().rstrip("s"))]
         low = text.lower()
-        has_term = any(_has_term(low, term) for term in detail.terms)
+        has_term = (any(_has_term(low, term) for term in detail.terms)
+                    or ("model" in detail.terms and _MODEL_ACRONYM.search(text) is not None))
         if not has_term and not (detail.wants_name and _names_evaluation(text, names)):
             continue
         if detail.wants_number and not _QUANTITY.search(text):
@@ -230,6 +231,11 @@ def record_detail(paper: Paper, record: str) -> str | None:
 def _names_evaluation(text: str, names: list[str]) -> bool:
     """'... on GoPro and HIDE', '... across Qwen2.5-VL and InternVL': things evaluated on, by name."""
     return any(re.search(rf"\b(?:on|across|over|using|with)\s+(?:the\s+)?{re.escape(n)}", text) for n in names)
+
+
+# "16 representative MLLMs" counts models: an acronym ending in M(s) (LLM, VLM, MLLM, SSM) after a number is a count
+# of "... model(s)".
+_MODEL_ACRONYM = re.compile(r"\b\d[\d,.]*\s+(?:\S+\s+){0,3}[A-Z]{1,4}Ms?\b")
 
 
 def _has_term(low_text: str, term: str) -> bool:

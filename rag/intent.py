@@ -253,8 +253,10 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[a-z0-9-]+\s+)?[a-z0-9-]+)", re.I)
 _SUBJECTS = frozenset("you we they i one people".split())
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
-# Words that end what "how many" counts ("how many GPUs did", "how many layers in", "how many GPUs and how many hours").
-_COUNTED_END = frozenset("do does did is are was were have has had can could will would in of on for to and or".split())
+# Words that end what "how many" counts ("how many GPUs did", "how many layers in", "how many GPUs and how many hours",
+# "how many models each one evaluated").
+_COUNTED_END = frozenset("""do does did is are was were have has had can could will would in of on for to and or each
+    every per""".split())
 _FILLER = frozenset("different distinct total unique separate individual other more of".split())
 
 

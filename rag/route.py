@@ -19,8 +19,8 @@ from rag.extractive import (
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
 from rag.intent import (
-    COMPARE_CUE, Intent, QuestionKind, asked_years, asks_collection_size, asks_for_collection, classify, coined_terms,
-    listing_topic,
+    COMPARE_CUE, DetailAsk, Intent, QuestionKind, asked_years, asks_collection_size, asks_for_collection, classify,
+    coined_terms, listing_topic,
 )
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, essential_words, mentions_term, question_terms,
@@ -424,18 +424,18 @@ class QuestionRouter:
             if in_group and not answer.refused:
                 answer.lead_with(f"Only one loaded paper is about “{intent.group}”.")
             return answer
-        answer = yield from self._compare_papers(question, ids, k, filters)
+        answer = yield from self._compare_papers(question, ids, k, filters, intent.details)
         if in_group > len(ids):
             answer.lead_with(f"The {len(ids)} papers most about “{intent.group}” of the {in_group} found are compared.")
         return answer
 
-    def _compare_papers(self, question: str, ids: list[str], k: int | None,
-                        filters: PaperFilters | None) -> Iterator[str]:
+    def _compare_papers(self, question: str, ids: list[str], k: int | None, filters: PaperFilters | None,
+                        details: Sequence[DetailAsk] = ()) -> Iterator[str]:
         hits = self.hits(question, k, filters, ids)
         papers = [self.chat.catalog.papers[pid] for pid in ids]
         sentences = self.chat.store.sentences(ids)
         comparison = compare_papers(question, self._query_vec(question), papers, sentences,
-                                    self.chat.aspect_classifier, self.chat.term_stats)
+                                    self.chat.aspect_classifier, self.chat.term_stats, details)
         answer = Answer(
             text=comparison.text(), citations=comparison.cites.citations,
             papers=papers + [h.paper for h in hits if h.paper.paper_id not in ids],

@@ -344,6 +344,23 @@ def test_each_of_two_details_asked_together_is_said_missing(seed_chat):
     assert "number of GPUs" in answer.text and "number of hours" in answer.text
 
 
+def test_a_count_of_models_given_as_an_acronym_is_stated(seed_chat):
+    """ViDiC-1K's "experiments on 16 representative MLLMs" counts models (was answered "not stated")."""
+    answer = seed_chat.ask("How many models does ViDiC-1K evaluate?")
+    assert answer.kind != "not_stated" and "16 representative MLLMs" in answer.text, answer.text
+
+
+def test_a_detail_asked_of_each_compared_paper_is_quoted_or_said_missing(seed_chat):
+    each = seed_chat.ask("Could you compare PhysElite, PathView-Bench and ViDiC-1K in terms of how many models each "
+                         "one evaluated?")
+    on_question = each.text.split("**On the question:**")[1]
+    assert each.kind == "comparison"
+    assert all(n in on_question for n in ("18 open-source", "Evaluating 18", "16 representative")), on_question
+    gpus = seed_chat.ask("How many GPUs did PipeFSDP and PatchKV use?")
+    assert gpus.kind == "comparison" and "64-GPU clusters" in gpus.text.split("**On the question:**")[1], gpus.text
+    assert "The abstract of **PatchKV** does not state the number of GPUs" in gpus.text, gpus.text
+
+
 def test_a_model_size_in_a_models_name_is_stated(seed_chat):
     answer = seed_chat.ask("How many parameters does PERIA have?")
     assert answer.kind == "lookup" and "PERIA-8B" in answer.text.split(" [1]")[0], answer.text
