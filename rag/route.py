@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -155,7 +156,8 @@ class QuestionRouter:
         if not history:
             return Resolution(question)
 
-        def find(text: str):
+        @cache  # resolving one follow-up may look up the same part of a hand-written answer more than once
+        def find(text: str) -> list[Paper]:
             return [h.paper for h in self.chat.retrieve_hits(text, 3, filters) if h.relevance >= self.min_rel]
 
         resolution = resolve_followup(question, history, self.chat.catalog, find)
