@@ -14,27 +14,23 @@ from store.paper import Paper
 History = Sequence[tuple[str, str]]
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
-_ORDINAL = re.compile(
-    r"\b(?:the\s+)?(first|second|third|fourth|fifth|last|former|latter)"
-    r"(?:\s+(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset))?\b",
-    re.I,
-)
+# The noun a reference to one paper may use: "the second one", "this method", "the other benchmark".
+_REFERENT = r"(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset)"
+_ORDINAL = re.compile(rf"\b(?:the\s+)?(first|second|third|fourth|fifth|last|former|latter)(?:\s+{_REFERENT})?\b", re.I)
 _ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "last": -1, "latter": -1}
 # "Compare the first two", "the last three papers": several papers by position.
 _ORDINAL_GROUP = re.compile(
     r"\b(?:the\s+)?(first|top|last)\s+(two|three|2|3)\b(?:\s+(?:ones|papers|works|methods|benchmarks|results))?", re.I)
 _COUNT = {"two": 2, "three": 3, "2": 2, "3": 3}
 _SINGULAR = re.compile(
-    r"\b(?:this|that|the)\s+(?:paper|work|method|benchmark|study|model|approach|framework|dataset|one)\b|\bits\b|\bit\b"
+    rf"\b(?:this|that|the)\s+{_REFERENT}\b|\bits\b|\bit\b"
     # "how does that compare with PatchKV?": a base-form verb after it, so never a relative "that" ("a method that
     # compares")
     r"|\b(?:this|that)\b(?=\s+(?:compare|differ|relate|fare|stack up)\b)",
     re.I,
 )
 # "the other one": of two papers, the one the conversation is not on.
-_OTHER = re.compile(r"\bthe\s+other(?:\s+(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset))?"
-                    r"(?=\s*[?.!,]|\s*$|\s+(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset)\b)",
-                    re.I)
+_OTHER = re.compile(rf"\bthe\s+other(?:\s+{_REFERENT})?(?=\s*[?.!,]|\s*$|\s+{_REFERENT}\b)", re.I)
 _PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them)\b", re.I)
 _THEY = re.compile(r"\b(?:they|their)\b", re.I)
 _LIST_ANSWER = re.compile(r"^Found \d+ papers|^\|\s*Paper\s*\|", re.M)
