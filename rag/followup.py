@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from rag.catalog import PaperCatalog
 from rag.extractive import REFUSAL_LEAD, content_words
 from rag.intent import COMPARE_CUE, WHICH_QUESTION
+from rag.relevance import mentions_term, stems
 from store.paper import Paper
 
 History = Sequence[tuple[str, str]]
@@ -31,6 +32,14 @@ _SINGULAR = re.compile(
 )
 # "the other one": of two papers, the one the conversation is not on.
 _OTHER = re.compile(rf"\bthe\s+other(?:\s+{_REFERENT})?(?=\s*[?.!,]|\s*$|\s+{_REFERENT}\b)", re.I)
+# "the KV cache one", "the dehazing paper": an earlier paper by what it is about.
+_DESCRIBED = re.compile(rf"\bthe\s+((?:[\w-]+\s+){{1,3}}?){_REFERENT}\b(?!\s+(?:that|which|who|on|about|of|for|with)\b)",
+                        re.I)
+# What leads up to such a reference when the question proper follows it ("Going back to the KV cache one, ...").
+_LEAD_IN = re.compile(r"^\W*(?:(?:ok|okay|so|and|now)\W+)*(?:(?:going|coming)\s+back\s+to|back\s+to|returning\s+to"
+                      r"|regarding|about|as\s+for|on|for)\s+$", re.I)
+_NOT_DESCRIPTIVE = frozenset("first second third fourth fifth last former latter other same previous earlier next new "
+                             "above following whole single".split())
 _PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them)\b", re.I)
 _THEY = re.compile(r"\b(?:they|their)\b", re.I)
 _LIST_ANSWER = re.compile(r"^Found \d+ papers|^\|\s*Paper\s*\|", re.M)
@@ -173,6 +182,18 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     # a list and a question about one of its papers, they count in the list.
     sequence, in_list = _counted_papers(history, catalog, focus, find)
 
+    described = _described_reference(question, history, catalog, find)
+    if described is not None:
+        match, paper = described
+        rest = question[match.end():].lstrip()
+        pronoun = _SINGULAR.search(rest)
+        if _LEAD_IN.match(question[:match.start()]) and rest.startswith(",") and pronoun:
+            # "Going back to the KV cache one, does it need training?": "Does PatchKV need training?"
+            name = paper.name + "'s" if pronoun.group().lower() == "its" else paper.name
+            asked = _replace(rest, pronoun, name).lstrip(", ")
+            return Resolution(asked[:1].upper() + asked[1:], [paper])
+        return Resolution(_replace(question, match, paper.name), [paper])
+
     other = _OTHER.search(question)
     rest = [p for p in sequence if p not in focus]
     if other and other.start() < first_named and len(focus) == 1 and rest:
@@ -217,6 +238,26 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     return Resolution(question)
 
 
+def _described_reference(question: str, history: History, catalog: PaperCatalog,
+                         find: Callable[[str], list[Paper]] | None) -> tuple[re.Match, Paper] | None:
+    """ "the KV cache one": the reference, and the one paper of the conversation whose abstract has every content word
+    of its description (None when no paper or several do)."""
+    match = _DESCRIBED.search(question)
+    if match is None or catalog.named_in(question):
+        return None
+    words = [w for w in content_words(match.group(1)) if w not in _NOT_DESCRIPTIVE and len(w) > 1]
+    if not words:
+        return None
+    earlier: dict[str, Paper] = {}
+    for turn_question, answer in history:
+        papers, _ = _turn_papers(turn_question, answer, catalog, find)
+        if not papers and find is not None and not answer.lstrip().startswith(REFUSAL_LEAD):
+            papers = find(f"{turn_question} {answer}")[:1]
+        earlier.update((p.paper_id, p) for p in papers)
+    fitting = [p for p in earlier.values() if all(mentions_term(w, stems(p.text)) for w in words)]
+    return (match, fitting[0]) if len(fitting) == 1 else None
+
+
 def _counted_papers(history: History, catalog: PaperCatalog, focus: list[Paper],
                     find: Callable[[str], list[Paper]] | None = None) -> tuple[list[Paper], bool]:
     """What ordinals and "the two" count in, and whether it is a list's order (else one paper per turn, oldest
@@ -232,7 +273,7 @@ def _counted_papers(history: History, catalog: PaperCatalog, focus: list[Paper],
 
 
 def _refers_back(question: str) -> bool:
-    return any(r.search(question) for r in (_ORDINAL_GROUP, _ORDINAL, _OTHER, _PLURAL, _SINGULAR, _THEY))
+    return any(r.search(question) for r in (_ORDINAL_GROUP, _ORDINAL, _OTHER, _DESCRIBED, _PLURAL, _SINGULAR, _THEY))
 
 
 def _replace(question: str, match: re.Match, name: str) -> str:

@@ -26,8 +26,11 @@ COMPARE_CUE = re.compile(
     re.I,
 )
 WHICH_QUESTION = re.compile(
-    r"^\W*(?:(?:which|what|how many)\s+(?:\w+\s+){0,2}(?:papers|works|studies|articles)\b"
+    r"^\W*(?:(?:which|what|how many)\s+(?:(?!(?:paper|work|study|article)\b)\w+\s+){0,2}(?:papers|works|studies|articles)\b"
     r"|(?:list|find|show|name|give|recommend|suggest|summari[sz]e|overview)\b.*\b(?:papers|works|studies)\b"
+    r"|(?:list|find|show|name|give)\s+(?:me\s+)?(?:the\s+|all\s+(?:the\s+)?)?(?:work\s+(?:on|about|that|which|using|with|in"
+    r"|for)|(?:every|each)\s+(?:paper|work|study))\b"
+    r"|any\s+(?:papers|works|studies)\b"
     r"|(?:list|find|show)\s+(?:me\s+)?(?:everything|anything|all)\s+(?:on|about)\b"
     r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b"
     r"|(?:do|does|did)\s+any\s+(?:\w+\s+)?(?:papers|works|studies)\b"
@@ -89,7 +92,8 @@ class Intent:
 # "Which benchmarks evaluate MLLMs?": papers of a kind, asked for by the kind; "Which datasets does the deblurring
 # paper use?" is not.
 _KIND_LIST = re.compile(
-    r"^\W*(?:which|what)\s+(?:\w+\s+)?(?:benchmarks|datasets|methods|frameworks|approaches|architectures|algorithms"
+    r"^\W*(?:which|what|(?:are there|do you have|do you know)(?:\s+any)?)\s+(?:(?!(?:paper|work|study)\b)\w+\s+)?"
+    r"(?:benchmarks|datasets|methods|frameworks|approaches|architectures|algorithms"
     r"|techniques|evaluators|agents)\b(?!\s+(?:does|did|do|is|are|was|were|has|have)\s+(?:the|this|that|it|they)\b)",
     re.I,
 )
@@ -365,8 +369,11 @@ _LIST_LEAD = re.compile(
     r"|(?:are there|is there|do you have)\s+"
     r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest|summari[sz]e)\s+"
     r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+)?(?:the\s+)?(?P<list_kind>(?:\w+\s+){0,2}?)"
-    r"(?:papers|works|studies|everything|anything|all)|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
-    r"|(?:any\s+)?(?:papers|works|studies|work))\s*(?:(?:are|is|that|which|do|does|where)\s+)?(?:(?:about|on)\s+)?",
+    r"(?:papers|works|studies|everything|anything|all|(?:every|each)\s+(?:paper|work|study)|work)"
+    r"|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
+    r"|(?:any\s+)?(?:papers|works|studies|work))\s*"
+    r"(?:(?:are|is|that|which|do|does|where|whose\s+(?:main\s+)?(?:contribution|focus|topic)\s+is(?:\s+an?)?)\s+)?"
+    r"(?:(?:about|on)\s+)?",
     re.I,
 )
 

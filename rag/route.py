@@ -24,7 +24,8 @@ from rag.intent import (
     coined_terms, listing_topic,
 )
 from rag.relevance import (
-    absent_terms, alternative_groups, anchor_share, anchor_terms, essential_words, mentions_term, question_terms,
+    absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
+    question_terms,
     rare_terms, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
@@ -94,6 +95,8 @@ RESCORE_POOL = 10
 # the term is common.
 MAX_NAMED = 3
 MAX_MENTIONED = 2
+# A capitalised word after a lower-case one or a comma: a name, not a sentence's first word.
+_MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'])")
 
 
 class QuestionRouter:
@@ -269,6 +272,22 @@ class QuestionRouter:
                         return []  # a common term after all: not a pointer to one paper
         return found
 
+    def name_users(self, question: str, filters: PaperFilters | None) -> dict[str, re.Pattern]:
+        """Papers using a model, dataset or tool a list question names ("run experiments with Qwen models", "use
+        LLaMA"), up to WHICH_MAX_PAPERS for each name, a version written after it included ("Qwen" in "Qwen3-8B"); by
+        id, with the name as found in their text. An acronym the abstracts spell out ("LLMs") names a topic, not a
+        tool: ``mentioned`` pins it only when rare."""
+        found: dict[str, re.Pattern] = {}
+        for name in _model_names(question):
+            if self.chat.glossary.long_form(name):
+                continue
+            pattern = re.compile(rf"(?<!\w){re.escape(name)}(?:[\d.]*\d)?s?(?!\w)", re.IGNORECASE)
+            users = [p.paper_id for p in self.chat.catalog.papers.values()
+                     if pattern.search(p.text) and (filters is None or filters.admits(p))]
+            if len(users) <= WHICH_MAX_PAPERS:
+                found.update({pid: pattern for pid in users if pid not in found})
+        return found
+
     def rescore(self, question: str, hits: list[PaperHit],
                 coverage_weight: float = COVERAGE_WEIGHT) -> list[tuple[float, PaperHit]]:
         """The first RESCORE_POOL candidates, best first, each scored on its best sentence, its whole abstract
@@ -375,7 +394,8 @@ class QuestionRouter:
         hits = self.chat.retrieve_hits(question, max(k or 0, LISTING_POOL), filters)
         # A made-up term, or an acronym, only a paper or two use ("Which papers evaluate on LIBERO?", "use GRPO?")
         # names those papers.
-        mentioned = self.mentioned(question, filters, everyday=True)
+        users = self.name_users(question, filters)
+        mentioned = list(dict.fromkeys(self.mentioned(question, filters, everyday=True) + list(users)))
         known = {h.paper.paper_id for h in hits}
         hits += [PaperHit(self.chat.catalog.papers[pid]) for pid in mentioned if pid not in known]
         known.update(mentioned)
@@ -397,6 +417,10 @@ class QuestionRouter:
         scored = score_for_listing(queries, hits, sentences, bonus)
         listed, gap = self.without_gaps(question, listing_cutoff(scored), lambda item: item.hit.paper)
         named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
+        for x in listed + named:  # a paper listed for using a name is listed with the sentence using it
+            name = users.get(x.hit.paper.paper_id)
+            if name and not name.search(x.sentence):
+                x.sentence = next((text for text, _ in sentences[x.hit.paper.paper_id] if name.search(text)), x.sentence)
         return sorted(listed + named, key=lambda x: x.score, reverse=True), scored, hits, gap
 
     # ---- comparisons ----
@@ -462,6 +486,14 @@ class QuestionRouter:
         answer.citations = [Citation(c.n, c.paper, quotes.get(c.paper.paper_id) or c.quote) for c in answer.citations]
         answer.backend = self.settings.llm.backend
         return answer
+
+
+def _model_names(question: str) -> list[str]:
+    """Terms that may name a model, dataset or tool: the coined terms and acronyms ("Qwen3-VL", "GRPO"), and
+    capitalised words inside a sentence that are no English word ("Qwen", "Mistral")."""
+    capitalised = [m.group(1) for m in _MID_SENTENCE_CAPITALISED.finditer(question)
+                   if m.group(1).lower() not in dictionary_words()]
+    return list(dict.fromkeys(coined_terms(question, everyday=True) + capitalised))
 
 
 def _nearest(sentences: list[tuple[str, list[float]]], similarity: np.ndarray | None, count: int | None) -> list[str]:

@@ -126,6 +126,13 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("Is there work on removing motion blur from photos?", "lookup", []),
     ("How many problems does PhysElite contain?", "lookup", []),
     ("Which benchmarks does PickMoment report results on?", "lookup", []),
+    # Lists asked for as "work", "every paper", "any papers" or by the kind of paper; "Which paper studies" is one.
+    ("list work that recovers 3D scene structure from a single image", "which", []),
+    ("list every paper whose main contribution is a robot manipulation component", "which", []),
+    ("any papers dealing with memorization in generative models", "which", []),
+    ("Are there any new benchmarks that test how well multimodal models understand videos?", "which", []),
+    ("Which paper studies how memorization in language models depends on context?", "lookup", []),
+    ("Which paper benchmarks vision-language models on physics problems?", "lookup", []),
 ])
 def test_question_kinds_and_compared_sides(seed_chat, question, kind, described):
     from rag.intent import classify
@@ -136,6 +143,20 @@ def test_question_kinds_and_compared_sides(seed_chat, question, kind, described)
 
 
 # ---- "which papers ..." ----
+def test_a_list_of_papers_using_a_named_model_family_names_every_one_with_the_sentence_using_it(seed_chat):
+    """"Qwen" names a model family ("Qwen3-8B", "Qwen2.5-VL"): every paper using it is listed, however loosely the
+    rest of its abstract matches, with the sentence that uses it. An acronym the abstracts spell out ("LLMs") is a
+    topic instead: "LLMs for planning" does not list every paper using LLMs."""
+    users = {p.name for p in seed_chat.catalog.papers.values() if re.search(r"\bQwen", p.text)}
+    assert len(users) >= 3
+    answer = seed_chat.ask("any papers that run experiments with Qwen models? list them pls")
+    assert answer.kind == "which" and set(_cited(answer)) == users, answer.text
+    for c in answer.citations:
+        assert re.search(rf"^\d+\. \*\*{re.escape(c.paper.name)}\*\*: .*\bQwen.* \[{c.n}\]$", answer.text, re.M), answer.text
+    llm_users = [p for p in seed_chat.catalog.papers.values() if re.search(r"\bLLMs?\b", p.text)]
+    assert len(_cited(seed_chat.ask("Which papers use LLMs for planning?"))) < len(llm_users)
+
+
 @pytest.mark.parametrize("question, gold", [
     ("Which papers evaluate or score the physical realism of AI-generated videos?", {PHYSVISTA, PHYPROBE}),
     ("Which papers estimate 3D or 4D scene geometry or layout from images or video?",
@@ -208,6 +229,21 @@ def test_the_other_one_is_the_paper_of_a_pair_the_last_turn_was_not_about(seed_c
     answer = seed_chat.ask("and the other one?", history=history)
     assert answer.rewritten == "how many models does VI-Bench test?", answer.rewritten
     assert _cited(answer) == ["VI-Bench"] and "18" in answer.text, answer.text
+
+
+def test_follow_up_names_an_earlier_paper_by_what_it_is_about(seed_chat):
+    """"the KV cache one" is the paper of the conversation about KV caches, though the last turn was about another
+    (the lead-in is dropped: the question is the clause after it); a description no paper of the conversation fits
+    leaves "it" to the latest paper."""
+    history = [("what's out there on KV cache compression?",
+                "PatchKV pairs a compressed KV cache with a weight patch computed once per context."),
+               ("and on faster large-scale LLM training?",
+                "PipeFSDP combines FSDP with pipeline parallelism and cuts pipeline bubbles.")]
+    answer = seed_chat.ask("Going back to the KV cache one, does it need any training?", history=history)
+    assert answer.rewritten == "Does PatchKV need any training?", answer.rewritten
+    assert _cited(answer)[0] == "PatchKV" and "training-free" in answer.text, answer.text
+    unfitting = seed_chat.ask("Going back to the dehazing one, does it need any training?", history=history)
+    assert _cited(unfitting)[0] == PIPEFSDP, unfitting.text
 
 
 def test_follow_up_comparison_against_the_paper_in_focus(seed_chat):
