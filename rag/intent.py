@@ -45,7 +45,8 @@ _COMPARE_THEN_WITH = re.compile(r"\b((?:compar|contrast)\w*\b.*?)\s+(?:with|agai
 _VERSUS = re.compile(r"\s(?:vs\.?|versus)\s", re.I)
 # A side ends where the question about it starts.
 _SIDE_END = re.compile(
-    r"\s+(?:differ\w*|compar\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
+    r"(?<!paper)(?<!\bone)(?<!work)(?<!study)\s+comparing\b"  # "the paper comparing X with Y" describes a paper
+    r"|\s+(?:compar(?!ing)\w*|differ\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
     r"|are|is|relate|stack up|claim\w*|deal|use|rely|have|has|share)\b|[:?.!(]|\s[-\u2013\u2014]+\s",  # or a dash
     re.I,
 )
@@ -175,7 +176,16 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
     starts, it reads as a description of a paper (a noun like paper/framework/study) and names none.
     """
     text = _COMPARE_WITH.sub(r"\1 ; ", question)
-    text = _COMPARE_THEN_WITH.sub(lambda m: m.group(1) + " ; ", text, count=1)
+    with_split = _COMPARE_THEN_WITH.sub(lambda m: m.group(1) + " ; ", text, count=1)
+    if with_split == text:
+        return _sides(text, mentions)
+    # "Compare X with Y" splits at "with", unless that "with" is inside a side: "Contrast the paper comparing
+    # predictive coding with backprop and the one on ...". The reading finding more sides wins.
+    return max(_sides(with_split, mentions), _sides(text, mentions), key=len)
+
+
+def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
+    """The described sides of a question already split at the "with" of "Compare X with Y" (when it has one)."""
     named_spans = [(a, b) for a, b, _ in mentions]
     pieces, pos = [], 0
     for sep in _SIDE_SEPARATOR.finditer(text):

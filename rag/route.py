@@ -78,11 +78,11 @@ CLEAR_MIN = 1.28
 CLEAR_MARGIN = 0.1
 # A second paper is cited for an unnamed question only when it scores this close to the best.
 CITE_MARGIN = 0.05
-# A paper scoring ANSWERABLE or more and this far above every other candidate answers even when a rare question word
-# is missing from it: one word cannot outweigh that lead (it is a paraphrase, "near-infrared" for the abstract's "NIR").
+# A paper scoring ANSWERABLE or more and this far above every other candidate answers a long question even when its
+# rare words are missing from it: they are the asker's phrasing ("grabbing any chunk of the exposure"); in a short
+# question a rare word names the topic ("reading sheet music" is not answered by a music-audio benchmark far ahead).
 # One leading by CLEAR_MARGIN answers when it uses, or has a near-synonym for, half of the rare words: in "tissue
-# slides at several zoom levels" PathView-Bench has "organs" for "tissue" but nothing for "zoom" ("fields of view");
-# a question's only rare word missing is still a gap ("reading sheet music" is not answered by a music paper).
+# slides at several zoom levels" PathView-Bench has "organs" for "tissue" but nothing for "zoom" ("fields of view").
 DECISIVE_MARGIN = 0.25
 # A question of LONG_QUESTION content words or more describes its paper at length: one of its rare words missing from
 # the paper, or one word no abstract uses, is the asker's wording ("so the bound doesn't blow up", "all-or-nothing
@@ -221,7 +221,7 @@ class QuestionRouter:
             hits = [h for _, h in scored] + hits[len(scored):]  # a refusal names the closest by this score
             chosen, gap = self.answerable(scored), ""
             lead = self.lead(scored)
-            if lead < DECISIVE_MARGIN:
+            if lead < DECISIVE_MARGIN or len(question_terms(question)) < LONG_QUESTION:
                 chosen, gap = self.without_gaps(question, chosen, lambda h: h.paper, half_will_do=lead >= CLEAR_MARGIN)
         if not chosen:
             return refusal(hits, reason=gap)

@@ -114,6 +114,11 @@ def test_comparison_of_two_described_papers(seed_chat):
      "comparison", ["VLM jailbreak defense paper"]),
     ("the motion deblurring paper or the fog removal one: which is more geared toward low-power hardware?",
      "comparison", ["motion deblurring paper", "fog removal one"]),
+    # "the paper comparing X with Y" describes a side: its "comparing" and "with" split nothing.
+    ("Contrast the paper comparing predictive coding with backprop and the one on convergence of spiking network "
+     "training: what does each prove?", "comparison",
+     ["paper comparing predictive coding with backprop", "one on convergence of spiking network training"]),
+    ("How does the dehazing paper compare with the deblurring one?", "comparison", ["dehazing paper", "deblurring one"]),
     ("Does PipeFSDP evaluate both dense and sparse LLMs?", "lookup", []),
     ("How does PipeFSDP differ from TorchTitan?", "lookup", []),
     ("Compare the size of PhysElite and PathView-Bench and how well the evaluated models did on each.",
