@@ -25,8 +25,8 @@ _ASKING = frozenset(
     found claim claims claimed actually also each both other one ones either compare compared differ different
     difference versus better best whether has have had having its from than over more most can could would should
     may might must into through during under via within yet just only very too some such same others another
-    anything something someone list lists summarize summarise summary overview involve involves involving deal deals
-    dealing concern concerns regarding
+    anything something someone anyone anybody somebody list lists summarize summarise summary overview involve
+    involves involving deal deals dealing concern concerns regarding
     really truly basically even still exactly specifically mainly simply somehow maybe
     perhaps possibly lot lots sort thing things stuff""".split()
 )

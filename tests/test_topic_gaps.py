@@ -58,6 +58,8 @@ def test_contractions_and_hedges_are_not_topic_words(stats):
     question = "Is there a position paper on why diffusion models don't just copy, and really generalize?"
     assert rare_terms(question, stats) == [] and absent_terms(question, stats) == []
     assert set(question_terms("The network's outputs aren't calibrated")) == {"network", "outputs", "calibrated"}
+    # Who is asked about is no topic: "anyone" is rare in abstracts, and was a word the answering paper lacked.
+    assert "anyone" not in question_terms("Has anyone turned motion blur into video?")
 
 
 def test_an_acronym_matches_its_plural(stats):
