@@ -209,8 +209,9 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
         names = [m.group() for m in _PROPER.finditer(text)
                  if m.group().lower() not in own and not _is_everyday_acronym(m.group().rstrip("s"))]
         low = text.lower()
-        has_term = (any(_has_term(low, term) for term in detail.terms)
-                    or ("model" in detail.terms and _MODEL_ACRONYM.search(text) is not None))
+        if detail.wants_number and any(term in _COUNTED_AS and _COUNTED_AS[term].search(text) for term in detail.terms):
+            return text
+        has_term = any(_has_term(low, term) for term in detail.terms)
         if not has_term and not (detail.wants_name and _names_evaluation(text, names)):
             continue
         if detail.wants_number and not _QUANTITY.search(text):
@@ -233,9 +234,12 @@ def _names_evaluation(text: str, names: list[str]) -> bool:
     return any(re.search(rf"\b(?:on|across|over|using|with)\s+(?:the\s+)?{re.escape(n)}", text) for n in names)
 
 
-# "16 representative MLLMs" counts models: an acronym ending in M(s) (LLM, VLM, MLLM, SSM) after a number is a count
-# of "... model(s)".
-_MODEL_ACRONYM = re.compile(r"\b\d[\d,.]*\s+(?:\S+\s+){0,3}[A-Z]{1,4}Ms?\b")
+# Counts written without the counted word or without a numeral: "16 representative MLLMs" counts models (an acronym
+# ending in M(s) after a number: LLM, VLM, MLLM, SSM); "bilingual" counts languages.
+_COUNTED_AS = {
+    "model": re.compile(r"\b\d[\d,.]*\s+(?:\S+\s+){0,3}[A-Z]{1,4}Ms?\b"),
+    "language": re.compile(r"\b(?:mono|bi|tri)-?lingual\b", re.I),
+}
 
 
 def _has_term(low_text: str, term: str) -> bool:

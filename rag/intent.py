@@ -40,7 +40,7 @@ WHICH_QUESTION = re.compile(
 )
 # Where the list of compared papers is split into sides.
 _SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+|\s+between\s+", re.I)
-_COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*)\s+(?:it\s+|them\s+)?(?:to|with|against)\s+", re.I)
+_COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*|differ\w*)\s+(?:it\s+|them\s+)?(?:to|with|against|from)\s+", re.I)
 _COMPARE_THEN_WITH = re.compile(r"\b((?:compar|contrast)\w*\b.*?)\s+(?:with|against)\s+", re.I)
 _VERSUS = re.compile(r"\s(?:vs\.?|versus)\s", re.I)
 # A side ends where the question about it starts.
@@ -51,7 +51,7 @@ _SIDE_END = re.compile(
     re.I,
 )
 _SIDE_LEAD = re.compile(
-    r"^\W*(?:(?:how|what|where|in what way)\s+(?:do|does|did|are|is)\s+|compare\s+|contrast\s+|and\s+"
+    r"^\W*(?:(?:how|what|where|in what ways?)\s+(?:do|does|did|are|is)\s+|compare\s+|contrast\s+|and\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+"
     r"|(?:the\s+)?differences?\s+between\s+|between\s+)+",
     re.I,

@@ -119,6 +119,10 @@ def test_comparison_of_two_described_papers(seed_chat):
      "training: what does each prove?", "comparison",
      ["paper comparing predictive coding with backprop", "one on convergence of spiking network training"]),
     ("How does the dehazing paper compare with the deblurring one?", "comparison", ["dehazing paper", "deblurring one"]),
+    # "differ from" joins two sides as "compare with" does.
+    ("how does the jailbreak defense paper differ from PURGE?", "comparison", ["jailbreak defense paper"]),
+    ("In what ways does the dehazing paper differ from the deblurring one?", "comparison",
+     ["dehazing paper", "deblurring one"]),
     ("Does PipeFSDP evaluate both dense and sparse LLMs?", "lookup", []),
     ("How does PipeFSDP differ from TorchTitan?", "lookup", []),
     ("Compare the size of PhysElite and PathView-Bench and how well the evaluated models did on each.",
@@ -385,10 +389,14 @@ def test_each_of_two_details_asked_together_is_said_missing(seed_chat):
     assert "number of GPUs" in answer.text and "number of hours" in answer.text
 
 
-def test_a_count_of_models_given_as_an_acronym_is_stated(seed_chat):
-    """ViDiC-1K's "experiments on 16 representative MLLMs" counts models (was answered "not stated")."""
+def test_a_count_written_without_the_counted_word_is_stated(seed_chat):
+    """ViDiC-1K's "experiments on 16 representative MLLMs" counts models, PhysElite's "bilingual" counts languages
+    (both were answered "not stated"); a benchmark that says nothing of languages still does not state it."""
     answer = seed_chat.ask("How many models does ViDiC-1K evaluate?")
     assert answer.kind != "not_stated" and "16 representative MLLMs" in answer.text, answer.text
+    languages = seed_chat.ask("How many languages does PhysElite cover?")
+    assert languages.kind != "not_stated" and "bilingual" in languages.text, languages.text
+    assert seed_chat.ask("How many languages does PathView-Bench cover?").kind == "not_stated"
 
 
 def test_a_detail_asked_of_each_compared_paper_is_quoted_or_said_missing(seed_chat):
