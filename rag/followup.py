@@ -185,12 +185,12 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     described = _described_reference(question, history, catalog, find)
     if described is not None:
         match, paper = described
-        rest = question[match.end():].lstrip()
-        pronoun = _SINGULAR.search(rest)
-        if _LEAD_IN.match(question[:match.start()]) and rest.startswith(",") and pronoun:
+        after = question[match.end():].lstrip()
+        pronoun = _SINGULAR.search(after)
+        if _LEAD_IN.match(question[:match.start()]) and after.startswith(",") and pronoun:
             # "Going back to the KV cache one, does it need training?": "Does PatchKV need training?"
             name = paper.name + "'s" if pronoun.group().lower() == "its" else paper.name
-            asked = _replace(rest, pronoun, name).lstrip(", ")
+            asked = _replace(after, pronoun, name).lstrip(", ")
             return Resolution(asked[:1].upper() + asked[1:], [paper])
         return Resolution(_replace(question, match, paper.name), [paper])
 

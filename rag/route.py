@@ -25,8 +25,7 @@ from rag.intent import (
 )
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
-    question_terms,
-    rare_terms, stems, topic_coverage,
+    question_terms, rare_terms, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
