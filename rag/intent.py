@@ -261,6 +261,10 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      # "1.3B parameters", "a 7-billion-parameter model", or a size in a model's name ("PERIA-8B")
      r"\b\d+(?:\.\d+)?[\s-]?(?:[BMK]|billion|million)[\s-]+param\w*|\b[A-Z][\w.]*-\d+(?:\.\d+)?[BM]\b"),
     (r"\bseeds?\b|\bhow many runs\b", "number of random seeds", ("seed", "run"), True, False, ""),
+    # "What accuracy does the best MLLM reach?": a score, stated only with its number.
+    (r"\b(?:what|which|how much|how high)\s+(?:\w+\s+){0,2}(?:accuracy|score|f1|auc|success rate|error rate|bleu|psnr"
+     r"|ssim)\b", "{asked}", ("accura", "score", "f1", "auc", "success rate", "error rate", "bleu", "psnr", "ssim"),
+     True, False, ""),
 )
 
 
@@ -290,15 +294,19 @@ _RECORD_DETAILS = (
 
 def asked_details(question: str) -> list[DetailAsk]:
     """The specific details (numbers, settings, named resources, authors and venue) a question asks for, if any."""
-    found = []
+    found, counted = [], []  # counted: where a specific pattern asks for a number
     for pattern, phrase, terms, number, name, shape in _DETAILS:
-        if re.search(pattern, question, re.I):
-            found.append(DetailAsk(phrase, terms, number, name, shape))
+        if match := re.search(pattern, question, re.I):  # "{asked}": the asker's word for it ("accuracy", "PSNR")
+            found.append(DetailAsk(phrase.format(asked=match.group().split()[-1]), terms, number, name, shape))
+            if number:
+                counted.append(match.span())
     for pattern, phrase, record in _RECORD_DETAILS:
         if re.search(pattern, question, re.I):
             found.append(DetailAsk(phrase, (), False, False, record=record))
     # "how many GPU hours": already asked for by a specific pattern; "how many GPUs and how many hours": two details
-    for match in [] if any(d.wants_number for d in found) else _HOW_MANY.finditer(question):
+    for match in _HOW_MANY.finditer(question):
+        if any(a < match.end() and match.start() < b for a, b in counted):
+            continue
         words, subject = [], None
         for word in match.group(1).split() + question[match.end():].split()[:1]:
             if word.lower() in _COUNTED_END or word.lower() in _SUBJECTS:

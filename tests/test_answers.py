@@ -399,6 +399,11 @@ def test_a_count_written_without_the_counted_word_is_stated(seed_chat):
     assert seed_chat.ask("How many languages does PathView-Bench cover?").kind == "not_stated"
 
 
+def test_a_score_and_a_count_asked_together_are_both_answered(seed_chat):
+    answer = seed_chat.ask("How many problems does PhysElite contain and what accuracy does the best MLLM reach on it?")
+    assert answer.kind != "not_stated" and "11,586" in answer.text and "33.7%" in answer.text, answer.text
+
+
 def test_a_detail_asked_of_each_compared_paper_is_quoted_or_said_missing(seed_chat):
     each = seed_chat.ask("Could you compare PhysElite, PathView-Bench and ViDiC-1K in terms of how many models each "
                          "one evaluated?")
@@ -452,6 +457,8 @@ def test_prior_work_limits_are_not_given_as_the_papers_own(seed_chat):
     ("What batch size did the PROVE authors use?", "the batch size"),
     ("What are the limitations of PhyProbe?", "the limitations"),
     ("What is the model size of PhysDNet?", "the model size"),
+    # A score is stated only with its number: ViDiC-1K reports "significant limitations", no accuracy.
+    ("What accuracy does the best MLLM reach on ViDiC-1K?", "the accuracy"),
 ])
 def test_details_neither_abstract_nor_record_gives_are_declared_missing(seed_chat, question, what):
     answer = seed_chat.ask(question)
