@@ -489,9 +489,10 @@ class QuestionRouter:
 
 def _model_names(question: str) -> list[str]:
     """Terms that may name a model, dataset or tool: the coined terms and acronyms ("Qwen3-VL", "GRPO"), and
-    capitalised words inside a sentence that are no English word ("Qwen", "Mistral")."""
+    capitalised words inside a sentence that are no English word ("Qwen", "Mistral"); an adjective made of a name
+    ("Gaussian", "Bayesian", "Euclidean") describes a method instead."""
     capitalised = [m.group(1) for m in _MID_SENTENCE_CAPITALISED.finditer(question)
-                   if m.group(1).lower() not in dictionary_words()]
+                   if m.group(1).lower() not in dictionary_words() and not m.group(1).endswith(("ian", "ean"))]
     return list(dict.fromkeys(coined_terms(question, everyday=True) + capitalised))
 
 
