@@ -40,7 +40,8 @@ _LEAD_IN = re.compile(r"^\W*(?:(?:ok|okay|so|and|now)\W+)*(?:(?:going|coming)\s+
                       r"|regarding|about|as\s+for|on|for)\s+$", re.I)
 _NOT_DESCRIPTIVE = frozenset("first second third fourth fifth last former latter other same previous earlier next new "
                              "above following whole single".split())
-_PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them)\b", re.I)
+_PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them"
+                     r"|(?<=which )one)\b", re.I)  # "which one is about training?": which of the papers discussed
 _THEY = re.compile(r"\b(?:they|their)\b", re.I)
 _LIST_ANSWER = re.compile(r"^Found \d+ papers|^\|\s*Paper\s*\|", re.M)
 # What is left of an elliptical follow-up once its reference is taken out ("and the second one?", "what about it?",
@@ -217,7 +218,8 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     plural = _PLURAL.search(question)
     if plural and plural.start() < first_named and len(sequence) > 1:
         papers = sequence[:_MAX_PLURAL] if in_list else sequence[-_MAX_PLURAL:]
-        return Resolution(_replace(question, plural, _join_names(papers)), papers)
+        names = ("of " if plural.group().lower() == "one" else "") + _join_names(papers)
+        return Resolution(_replace(question, plural, names), papers)
 
     singular = _SINGULAR.search(question)
     if singular and singular.start() < first_named:

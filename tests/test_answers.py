@@ -369,6 +369,9 @@ def test_follow_ups_count_the_papers_of_earlier_turns(seed_chat):
     differ = seed_chat.ask("How do they differ?", history=history)
     assert differ.kind == "comparison" and _cited(differ) == ["PatchKV", PIPEFSDP]
     assert _cited(seed_chat.ask("Tell me more about the first one", history=history)) == ["PatchKV"]
+    which_one = seed_chat.ask("which one is about training?", history=history)
+    assert which_one.rewritten == "which of PatchKV and PipeFSDP is about training?", which_one.rewritten
+    assert which_one.kind == "comparison" and _cited(which_one) == ["PatchKV", PIPEFSDP], which_one.text
 
 
 # ---- details an abstract does not give ----
