@@ -488,12 +488,14 @@ class QuestionRouter:
 
 
 def _model_names(question: str) -> list[str]:
-    """Terms that may name a model, dataset or tool: the coined terms and acronyms ("Qwen3-VL", "GRPO"), and
+    """Terms that may name a model, dataset or tool: the coined terms ("Qwen3-VL", "LLaMA", "GSM8K"), and
     capitalised words inside a sentence that are no English word ("Qwen", "Mistral"); an adjective made of a name
     ("Gaussian", "Bayesian", "Euclidean") describes a method instead."""
     capitalised = [m.group(1) for m in _MID_SENTENCE_CAPITALISED.finditer(question)
                    if m.group(1).lower() not in dictionary_words() and not m.group(1).endswith(("ian", "ean"))]
-    return list(dict.fromkeys(coined_terms(question, everyday=True) + capitalised))
+    # An all-capital acronym ("DNA", "CLIP") is as often a topic as a tool: ``mentioned`` pins it only when rare.
+    coined = [t for t in coined_terms(question, everyday=True) if not (t.isupper() and t.isalpha())]
+    return list(dict.fromkeys(coined + capitalised))
 
 
 def _nearest(sentences: list[tuple[str, list[float]]], similarity: np.ndarray | None, count: int | None) -> list[str]:
