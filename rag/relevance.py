@@ -8,6 +8,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import Stemmer
@@ -296,19 +297,87 @@ def rare_terms(question: str, stats: TermStats) -> list[str]:
     return [w for w in _gap_words(question, stats) if 0 < stats.stem_df.get(_stem(w), 0) <= limit]
 
 
+ACRONYMS_PATH = Path(__file__).with_name("acronyms.tsv")
+
+
+@lru_cache(maxsize=1)
+def field_acronyms() -> dict[str, tuple[str, ...]]:
+    """The field's acronyms (rag/acronyms.tsv): acronym -> its long forms, the usual one first."""
+    table = {}
+    for line in ACRONYMS_PATH.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            acronym, forms = line.split("\t")
+            table[acronym] = tuple(forms.split("|"))
+    return table
+
+
+def _phrase_key(phrase: str) -> str:
+    return re.sub(r"[\s/-]+", " ", phrase.lower()).rstrip("s")
+
+
+@lru_cache(maxsize=1)
+def _field_patterns() -> list[tuple[str, re.Pattern, list[tuple[str, re.Pattern]]]]:
+    """Each field acronym, a pattern finding it in a text, and patterns finding its long forms, hyphens or spaces
+    between their words, singular or plural."""
+    def phrase(form: str) -> re.Pattern:
+        words = r"[\s-]+".join(re.escape(w) for w in re.split(r"[\s-]+", form))
+        return re.compile(rf"(?<![\w-]){words}s?(?![\w-])", re.IGNORECASE)
+
+    return [(acronym, re.compile(rf"(?<![\w]){re.escape(acronym)}s?(?![\w])"), [(f, phrase(f)) for f in forms])
+            for acronym, forms in field_acronyms().items()]
+
+
 class AcronymGlossary:
     """What the acronyms of a corpus stand for, as its abstracts define them ("LLMs" -> "Large Language Models"),
-    looked up on demand: only abstracts that write "(ACRONYM)" are parsed."""
+    looked up on demand: only abstracts that write "(ACRONYM)" are parsed; the field's usual acronyms
+    (``field_acronyms``) fill in those the corpus leaves undefined ("NIR" -> "near-infrared")."""
 
     def __init__(self, texts: Iterable[str]):
         self.texts = list(texts)
         self._long_forms: dict[str, str | None] = {}  # per instance: a reload drops it with the old texts
+        self._all_forms: dict[str, tuple[str, ...]] = {}
 
     def long_form(self, acronym: str) -> str | None:
         """The long form most abstracts give the acronym, when they mostly agree."""
         if acronym not in self._long_forms:
             self._long_forms[acronym] = self._majority_long_form(acronym)
         return self._long_forms[acronym]
+
+    def long_forms(self, acronym: str) -> tuple[str, ...]:
+        """What the acronym stands for: the corpus's own long form when its abstracts agree on one ("PC": the field
+        has no single meaning for it), else the field's, with their other spellings ("backprop" for "BP")."""
+        if acronym not in self._all_forms:
+            singular = acronym if acronym in field_acronyms() else acronym[:-1] if acronym.endswith("s") else acronym
+            field = field_acronyms().get(singular, ())
+            own = self.long_form(acronym)
+            if own and _phrase_key(own) not in {_phrase_key(f) for f in field}:
+                field = (own,)
+            self._all_forms[acronym] = field or ((own,) if own else ())
+        return self._all_forms[acronym]
+
+    def with_long_forms(self, text: str) -> str:
+        """The text followed by the long forms of the field acronyms it uses ("fuses NIR imagery" also says
+        "near-infrared"), for matching a question's words against it."""
+        words = {part for w in _CASED_WORD.findall(text) for part in w.split("-")}
+        known = field_acronyms()
+        forms = [f for w in sorted(words) if (w in known or (w.endswith("s") and w[:-1] in known))
+                 and not re.search(rf"\({re.escape(w.rstrip('s'))}s?\)", text)  # defined there, maybe otherwise
+                 for f in self.long_forms(w)]
+        return f"{text} ({'; '.join(forms)})" if forms else text
+
+    def in_own_words(self, question: str, text: str) -> str:
+        """The question with each long form it spells out put as the acronym where the text writes only the acronym
+        ("a near-infrared camera" -> "a NIR camera" for an abstract on "NIR imagery"): each paper is matched in its
+        own words, and the idea still counts once."""
+        for acronym, written, forms in _field_patterns():
+            found = next(((form, m) for form, pattern in forms if (m := pattern.search(question))), None)
+            if found is None or not written.search(text) or any(pattern.search(text) for _, pattern in forms):
+                continue
+            form, match = found
+            if form in self.long_forms(acronym):  # the corpus means the same by it
+                plural = "s" if len(match.group()) > len(form) else ""
+                question = f"{question[:match.start()]}{acronym}{plural}{question[match.end():]}"
+        return question
 
     def _majority_long_form(self, acronym: str) -> str | None:
         singular = acronym[:-1] if acronym.endswith("s") else acronym
@@ -334,7 +403,9 @@ class AcronymGlossary:
         """The question with the long form after each acronym it uses ("multimodal LLMs" -> "multimodal LLMs (Large
         Language Models)"), so it matches abstracts that spell them out; unchanged when there is none."""
         for acronym in dict.fromkeys(w for w in _CASED_WORD.findall(question) if sum(c.isupper() for c in w) >= 2):
-            long_form = self.long_form(acronym)
+            long_form = next(iter(self.long_forms(acronym)), None)
+            if long_form and acronym not in field_acronyms() and acronym[:-1] in field_acronyms():
+                long_form += "s"  # "VLMs": "vision-language models"
             if long_form and long_form.lower() not in question.lower():
                 question = re.sub(rf"(?<![\w-]){re.escape(acronym)}(?![\w-])", f"{acronym} ({long_form})", question, count=1)
         return question

@@ -214,7 +214,8 @@ class QuestionRouter:
             hits = self.hits(question, k, filters, pinned)
             chosen, gap = [h for h in hits if h.named][:MAX_NAMED], ""
         else:
-            query = self.chat.glossary.spell_out(question)  # "multimodal LLMs" also finds "large language models"
+            # "multimodal LLMs" also finds "large language models"
+            query = self.chat.glossary.spell_out(question)
             hits = self.hits(query, k, filters)
             scored = self.rescore(query, hits)
             hits = [h for _, h in scored] + hits[len(scored):]  # a refusal names the closest by this score
@@ -295,12 +296,15 @@ class QuestionRouter:
         pool = hits[:RESCORE_POOL]
         if not pool:
             return []
-        question_vec = self._query_vec(question)
+        # each paper hears the question in its own words: "near-infrared" as "NIR" where that is all it writes
+        asked = {h.paper.paper_id: self.chat.glossary.in_own_words(question, h.paper.text) for h in pool}
+        vectors_of = {text: self._query_vec(text) for text in set(asked.values())}
         sentences = self.chat.store.sentences([h.paper.paper_id for h in pool])
         terms, stats = question_terms(question), self.chat.term_stats
         alternatives = alternative_groups(question)
         scored, nearness = [], {}  # nearness: each paper's sentences' similarities to the question
         for hit in pool:
+            question_vec = vectors_of[asked[hit.paper.paper_id]]
             vectors = np.asarray([v for _, v in sentences.get(hit.paper.paper_id, [])], dtype=np.float32)
             gist = 0.0
             if len(vectors):
@@ -308,17 +312,23 @@ class QuestionRouter:
                 hit.relevance = max(hit.relevance, float(np.max(nearness[hit.paper.paper_id])))
                 mean = vectors.mean(axis=0)
                 gist = float(mean @ question_vec / (np.linalg.norm(mean) or 1.0))
-            coverage = topic_coverage(terms, hit.paper.text, stats, alternatives)
+            coverage = topic_coverage(terms, self.said(hit.paper), stats, alternatives)
             scored.append((hit.relevance + GIST_WEIGHT * gist + coverage_weight * coverage, hit))
         scored.sort(key=lambda x: x[0], reverse=True)
         reach = None if len(terms) >= LONG_QUESTION else TOKEN_SENTENCES
-        leaders = {pid: _nearest(sentences.get(pid, []), nearness.get(pid), reach)
-                   for pid in (h.paper.paper_id for score, h in scored[:TOKEN_POOL] if score >= scored[0][0] - TOKEN_GAP)}
-        match = self.chat.token_matcher.recall(question, leaders)
+        leaders = [h.paper.paper_id for score, h in scored[:TOKEN_POOL] if score >= scored[0][0] - TOKEN_GAP]
+        match = {}
+        for text in dict.fromkeys(asked[pid] for pid in leaders):
+            match.update(self.chat.token_matcher.recall(text, {
+                pid: _nearest(sentences.get(pid, []), nearness.get(pid), reach) for pid in leaders if asked[pid] == text}))
         # The rest get the leaders' lowest match: on the same scale, and still below every leader.
         floor = min(match.values())
         scored = [(score + TOKEN_WEIGHT * match.get(h.paper.paper_id, floor), h) for score, h in scored]
         return sorted(scored, key=lambda x: x[0], reverse=True)
+
+    def said(self, paper: Paper) -> str:
+        """What the paper's abstract says, its acronyms also spelled out ("NIR": "near-infrared")."""
+        return self.chat.glossary.with_long_forms(paper.text)
 
     def answerable(self, scored: list[tuple[float, PaperHit]], margin: float = CITE_MARGIN) -> list[PaperHit]:
         """For a question naming no paper: the rescored candidates that answer it, best first, or none (then we
@@ -355,11 +365,11 @@ class QuestionRouter:
         absent = absent_terms(question, self.chat.term_stats)
         rare = rare_terms(question, self.chat.term_stats)
 
-        def unsaid_by(answer: T) -> list[str]:
-            own = stems(paper_of(answer).text)
-            return [w for w in rare if not mentions_term(w, own)]
-
-        unsaid = [(a, unsaid_by(a) if rare else []) for a in answers]
+        own = [stems(self.said(paper_of(a))) for a in answers]
+        # a word an acronym's long form says is not absent ("scanner": a paper writing "LiDAR" says it)
+        spelled_out = set().union(*(stems(self.said(paper_of(a))[len(paper_of(a).text):]) for a in answers))
+        absent = [w for w in absent if not stems(w) <= spelled_out]
+        unsaid = [(a, [w for w in rare if not mentions_term(w, said)]) for a, said in zip(answers, own)]
         gaps = list(dict.fromkeys(absent + [w for _, missing in unsaid for w in missing]))
         # A word a short question hardly rests on is phrasing, not a missing topic (a long question has its own
         # allowance, and probing its 12+ words would cost ~0.5 s).
@@ -372,7 +382,7 @@ class QuestionRouter:
         allowed = (len(rare) // 2 if half_will_do else 0) + long_question - len(absent)
         synonyms = self.chat.word_vectors
         kept = [a for a, missing in unsaid
-                if len(missing) <= allowed or len(synonyms.without_synonym(missing, paper_of(a).text)) <= allowed]
+                if len(missing) <= allowed or len(synonyms.without_synonym(missing, self.said(paper_of(a)))) <= allowed]
         if kept:
             return kept, ""
         return [], f"The papers nearest to it never mention “{unsaid[0][1][0]}”."

@@ -130,3 +130,21 @@ def test_acronyms_are_spelled_out_as_the_corpus_defines_them(corpus):
     # Already spelled out, or never defined: unchanged.
     assert glossary.spell_out("Do large language models (LLMs) plan?") == "Do large language models (LLMs) plan?"
     assert glossary.spell_out("What is XQZW?") == "What is XQZW?"
+
+
+def test_the_field_acronyms_fill_in_what_the_corpus_leaves_undefined(corpus):
+    seeds = AcronymGlossary(p.text for p in corpus[1])
+    physdnet = next(p.text for p in corpus[1] if "PhysDNet" in p.text)
+    # PhysDNet writes only "NIR" and "LiDAR": a question saying "near-infrared" reaches it in its own words.
+    assert "near-infrared" in seeds.with_long_forms(physdnet) and "near-infrared" not in physdnet
+    assert seeds.in_own_words("Which model fuses a near-infrared camera with a laser scanner?", physdnet) == (
+        "Which model fuses a NIR camera with a LiDAR?")
+    # A paper spelling the term out, or not using the acronym, hears the question as asked.
+    other = next(p.text for p in corpus[1] if "NIR" not in p.text)
+    assert seeds.in_own_words("Which model fuses a near-infrared camera?", other) == "Which model fuses a near-infrared camera?"
+    # Where the corpus's own abstracts mostly mean something else by an acronym, theirs wins ("BP": belief propagation).
+    large = AcronymGlossary(p.text for p in corpus[0])
+    assert large.long_forms("BP") == ("belief propagation",)
+    assert "backpropagation" in seeds.long_forms("BP")
+    assert large.in_own_words("Is backpropagation biologically plausible?", "We compare PC with BP.") == (
+        "Is backpropagation biologically plausible?")
