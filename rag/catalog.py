@@ -105,6 +105,7 @@ class PaperCatalog:
         self._plain: set[str] = set()  # aliases that are phrases of ordinary words
         self._phrase_papers: dict[str, int] = {}
         self._normalised_texts: list[str] = []
+        self._lower_texts: dict[str, str] = {}
         self.add(papers)
 
     def add(self, papers: Iterable[Paper]) -> None:
@@ -117,6 +118,7 @@ class PaperCatalog:
                 self._plain.add(normalise(name))
         self._phrase_papers.clear()
         self._normalised_texts.clear()
+        self._lower_texts.clear()
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -126,6 +128,12 @@ class PaperCatalog:
 
     def get(self, paper_id: str) -> Paper | None:
         return self.papers.get(paper_id)
+
+    def lower_texts(self) -> dict[str, str]:
+        """Each paper's abstract in lower case, by id: made once, searched by every question."""
+        if not self._lower_texts:
+            self._lower_texts = {pid: p.text.lower() for pid, p in self.papers.items()}
+        return self._lower_texts
 
     def named_in(self, question: str) -> list[str]:
         """Ids of papers whose name appears in the question, in order of appearance."""

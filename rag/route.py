@@ -262,12 +262,11 @@ class QuestionRouter:
         if not terms:
             return []
         found = []
-        for paper in self.chat.catalog.papers.values():
-            text = paper.text.lower()
+        for paper_id, text in self.chat.catalog.lower_texts().items():
             # A hyphenated variant counts ("GRPO" in "Sync-GRPO"), a longer word does not ("GRPOs" aside).
             if any(t in text and re.search(rf"(?<!\w){re.escape(t)}s?(?!\w)", text) for t in terms):
-                if filters is None or filters.admits(paper):
-                    found.append(paper.paper_id)
+                if filters is None or filters.admits(self.chat.catalog.papers[paper_id]):
+                    found.append(paper_id)
                     if len(found) > MAX_MENTIONED:
                         return []  # a common term after all: not a pointer to one paper
         return found
