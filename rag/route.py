@@ -252,7 +252,8 @@ class QuestionRouter:
         and FlashAttention"): the answer says so instead of describing PatchKV as if that were the comparison."""
         if len(pinned) != 1 or not COMPARE_CUE.search(question):
             return []
-        return [term for term in coined_terms(question, self.chat.catalog.mentions(question), everyday=True)
+        # a well-known acronym is what the papers work on ("... sparse model inversion for ViTs"), not a paper
+        return [term for term in coined_terms(question, self.chat.catalog.mentions(question))
                 if not self.chat.catalog.named_in(term)]
 
     def mentioned(self, question: str, filters: PaperFilters | None, everyday: bool = False) -> list[str]:

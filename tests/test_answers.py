@@ -319,6 +319,11 @@ def test_a_comparison_with_a_paper_not_loaded_says_so(seed_chat, question, unloa
     assert _cited(answer) == [paper]
 
 
+def test_a_well_known_acronym_beside_a_compared_paper_is_no_missing_paper(seed_chat):
+    answer = seed_chat.ask("What does Patch Rebirth Inversion do differently from sparse model inversion for ViTs?")
+    assert "not among the loaded papers" not in answer.text and _cited(answer)[0] == "Patch Rebirth Inversion (PRI)"
+
+
 def test_a_group_of_papers_named_by_topic_is_compared(seed_chat):
     answer = seed_chat.ask("Compare the papers about memorization")
     assert answer.kind == "comparison" and len(answer.table) >= 2
