@@ -47,6 +47,7 @@ _NUMBER = re.compile(r"\d")
 # "Experiments on X show that Y": X is the data, Y the result.
 _FINDING_VERB = re.compile(r",?\s+(?:and\s+)?(?:demonstrate|show|reveal|indicate|confirm|verify|validate|suggest|find)s?"
                            r"(?:\s+that)?\s+", re.I)
+_TRAILING_SUBJECT = re.compile(r"[,\s]+(?:we|they|it|this|these|our (?:results|experiments|findings))$", re.I)
 _CONTRIBUTION = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|formulate"
                            r"|build|construct|curate|study|analy[sz]e|investigate|derive|extend)s?\b", re.I)
 # Generic sentences of each aspect; their embeddings are the aspect prototypes.
@@ -158,6 +159,7 @@ def _part_for(aspect: str, sentence: str) -> str:
     if split is None or aspect not in ("data", "results"):
         return sentence
     before, after = sentence[: split.start()].strip(), sentence[split.end() :].strip()
+    before = _TRAILING_SUBJECT.sub("", before)  # "Across three visual tasks, we | show that ...": the data part ends before "we"
     if aspect == "data" and _CUES["data"].search(before) and len(before.split()) >= 4:
         return before
     if aspect == "results" and len(after.split()) >= 4:

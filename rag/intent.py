@@ -22,11 +22,15 @@ COMPARE_CUE = re.compile(
     r"|^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these\s+two))?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
     r"[^?]*\bor\b"
     # the choice asked after the papers: "the deblurring paper or the fog removal one: which is faster?"
-    r"|\bor\b[^?:]*(?::|\s[-\u2013\u2014]+)\s*which(?:\s+one)?\s+(?:is|was|has|does|did|uses?|needs?|came)\b",
+    r"|\bor\b[^?:]*(?::|\s[-\u2013\u2014]+)\s*which(?:\s+one)?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
+    # "Between the physics benchmark and the pathology one, which is bigger?"
+    r"|^\W*between\s+(?!(?:19|20)\d\d\b)[^?]*\band\b[^?]*,\s*which\b",
     re.I,
 )
 WHICH_QUESTION = re.compile(
-    r"^\W*(?:(?:which|what|how many)\s+(?:(?!(?:paper|work|study|article)\b)\w+\s+){0,2}(?:papers|works|studies|articles)\b"
+    # after a leading phrase that sets the scope: "Between 2015 and 2018, which papers ..."
+    r"^\W*(?:(?:in|since|from|between|before|after|during|among|for)\b[^,?]{0,40},\s*)?"
+    r"(?:(?:which|what|how many)\s+(?:(?!(?:paper|work|study|article)\b)\w+\s+){0,2}(?:papers|works|studies|articles)\b"
     r"|(?:list|find|show|name|give|recommend|suggest|summari[sz]e|overview)\b.*\b(?:papers|works|studies)\b"
     r"|(?:list|find|show|name|give)\s+(?:me\s+)?(?:the\s+|all\s+(?:the\s+)?)?(?:work\s+(?:on|about|that|which|using|with|in"
     r"|for)|(?:every|each)\s+(?:paper|work|study))\b"
@@ -56,6 +60,8 @@ _SIDE_LEAD = re.compile(
     r"|(?:the\s+)?differences?\s+between\s+|between\s+)+",
     re.I,
 )
+_AUXILIARIES = frozenset("is are do does did has have".split())
+_EMBEDDED_QUESTION = re.compile(r"\w\s+(?:how|what|why|whether|where|when)\s+\w+", re.I)
 # Nouns that make a phrase a description of a paper ("the position paper on ...", "the 4D framework").
 _PAPER_NOUN = re.compile(
     r"\b(?:paper|work|study|studies|method|approach|framework|benchmark|dataset|model|analysis|system|architecture"
@@ -184,6 +190,15 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
     return max(_sides(with_split, mentions), _sides(text, mentions), key=len)
 
 
+def _side_end(piece: str) -> re.Match | None:
+    """Where the question about a side starts; an auxiliary inside a clause the side's description embeds ("the
+    paper tracing how visual information is routed in VLMs") is not that start."""
+    for cut in _SIDE_END.finditer(piece):
+        if not (cut.group().strip().lower() in _AUXILIARIES and _EMBEDDED_QUESTION.search(piece[:cut.start()])):
+            return cut
+    return None
+
+
 def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
     """The described sides of a question already split at the "with" of "Compare X with Y" (when it has one)."""
     named_spans = [(a, b) for a, b, _ in mentions]
@@ -201,7 +216,7 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
             carry = ""
             continue
         piece = _SIDE_LEAD.sub("", carry + piece)
-        cut = _SIDE_END.search(piece)
+        cut = _side_end(piece)
         ended = cut is not None
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
         described = _PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece) and not _BACK_REFERENCE.search(piece)
@@ -268,13 +283,14 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
 )
 
 
-_HOW_MANY = re.compile(r"\bhow many\s+((?:[a-z0-9-]+\s+)?[a-z0-9-]+)", re.I)
+# What "how many" counts, up to three words (a lookahead: "how many GPUs and how many hours" asks twice).
+_HOW_MANY = re.compile(r"\bhow many\s+(?=((?:[a-z0-9-]+\s+){0,2}[a-z0-9-]+))", re.I)
 _SUBJECTS = frozenset("you we they i one people".split())
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
 # Words that end what "how many" counts ("how many GPUs did", "how many layers in", "how many GPUs and how many hours",
 # "how many models each one evaluated").
-_COUNTED_END = frozenset("""do does did is are was were have has had can could will would in of on for to and or each
-    every per""".split())
+_COUNTED_END = frozenset("""do does did is are was were be been have has had can could will would in of on for to and or
+    each every per the a an its their this that these those with at by from as than used""".split())
 _FILLER = frozenset("different distinct total unique separate individual other more of".split())
 
 
@@ -305,20 +321,24 @@ def asked_details(question: str) -> list[DetailAsk]:
             found.append(DetailAsk(phrase, (), False, False, record=record))
     # "how many GPU hours": already asked for by a specific pattern; "how many GPUs and how many hours": two details
     for match in _HOW_MANY.finditer(question):
-        if any(a < match.end() and match.start() < b for a, b in counted):
+        if any(a < match.end(1) and match.start() < b for a, b in counted):
             continue
-        words, subject = [], None
-        for word in match.group(1).split() + question[match.end():].split()[:1]:
+        counted_words = match.group(1).split()
+        tokens = counted_words + question[match.end(1):].split()
+        words, subject, end = [], None, len(tokens)
+        for i, word in enumerate(tokens[:len(counted_words) + 1]):
             if word.lower() in _COUNTED_END or word.lower() in _SUBJECTS:
-                subject = word.lower() in _SUBJECTS
+                subject, end = word.lower() in _SUBJECTS, i
                 break
-            if len(words) < len(match.group(1).split()) and word.lower() not in _FILLER:
+            if i < len(counted_words) and word.lower() not in _FILLER:
                 words.append(word)  # the asker's casing is kept for the answer ("GPUs")
         if subject and not _SENTENCE_START.search(question[:match.start()]):
             continue  # "decisions like how many run logs you feed back": describes the paper, asks nothing
         if words:
-            noun = words[-1]
-            found.append(DetailAsk(f"number of {noun}", (_stem(noun.lower()),), True, False))
+            counted_as = " ".join(words)  # "synthesized tool-use trajectories"
+            if tokens[end:end + 1] == ["per"] and len(tokens) > end + 1:
+                counted_as += f" per {tokens[end + 1].strip('?.,!')}"  # a rate: "frames per second"
+            found.append(DetailAsk(f"number of {counted_as}", (_stem(words[-1].lower()),), True, False))
     return found
 
 

@@ -70,6 +70,10 @@ def test_table_cells_are_whole_clauses(seed_chat):
     assert rows["Transformers with hyper-connections"]["results"].startswith("Unstable regimes yield stronger")
     # "Marion et al. [2025] to 2D structured data" is one sentence: no cell starts at "[2025]".
     assert not any(row[a].startswith("[") for row in answer.table for a in ("problem", "approach", "data", "results"))
+    # "Across three visual tasks, we show that ...": the data part ends before its subject, not at "we".
+    answer = seed_chat.ask("Contrast the paper tracing how visual information is routed in VLMs with JRS-Rem")
+    assert not any(re.search(r"\b(?:we|they)\W*$", row[a]) for row in answer.table for a in ("data", "results")), (
+        answer.table)
 
 
 def test_a_data_cell_is_never_a_sentence_about_prior_work(seed_chat):
@@ -107,6 +111,10 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("KV-cache weight patching vs pipelined FSDP training: which saves more memory?", "comparison",
      ["KV-cache weight patching", "pipelined FSDP training"]),
     ("What do PAF and the scene-graph prediction paper have in common?", "comparison", ["scene-graph prediction paper"]),
+    # A choice between two described papers; a year range before "which papers" scopes a list.
+    ("Between the Olympiad-level physics benchmark and the multiscale pathology benchmark, which one is bigger?",
+     "comparison", ["Olympiad-level physics benchmark", "multiscale pathology benchmark"]),
+    ("Between 2015 and 2018, which papers studied GANs?", "which", []),
     # A polite lead and a dash end a side; "the other" refers back to a side, it describes none.
     ("Can you contrast the dehazing paper with the motion deblurring one - what inputs does each take?", "comparison",
      ["dehazing paper", "motion deblurring one"]),
@@ -412,6 +420,17 @@ def test_a_count_written_without_the_counted_word_is_stated(seed_chat):
     languages = seed_chat.ask("How many languages does PhysElite cover?")
     assert languages.kind != "not_stated" and "bilingual" in languages.text, languages.text
     assert seed_chat.ask("How many languages does PathView-Bench cover?").kind == "not_stated"
+
+
+@pytest.mark.parametrize("question, said", [
+    ("How many synthesized tool-use trajectories were used to train PERIA?",
+     "does not state the number of synthesized tool-use trajectories"),
+    ("How many frames per second does UniCon3R run at?", "does not state the number of frames per second"),
+])
+def test_a_missing_count_is_named_as_asked(seed_chat, question, said):
+    """What "how many" counts is said back whole (was "the number of tool-use", "the number of frames")."""
+    answer = seed_chat.ask(question)
+    assert answer.kind == "not_stated" and said in answer.text, answer.text
 
 
 def test_a_score_and_a_count_asked_together_are_both_answered(seed_chat):
