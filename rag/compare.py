@@ -28,7 +28,7 @@ _CUES: dict[str, re.Pattern] = {
         re.I),
     "approach": re.compile(
         r"\b(?:we (?:propose|introduce|present|design|develop|build|formulate|train|use|adopt|leverage|cast|model|derive)"
-        r"|propos\w*|introduc\w*|framework|method|approach|architecture|module|algorithm|mechanism|pipeline"
+        r"|(?:we|paper|work)\s+argues?|propos\w*|introduc\w*|framework|method|approach|architecture|module|algorithm|mechanism|pipeline"
         r"|consists? of|based on|leverag\w*|specifically|our key|novel|we (?:first|then)|trained|objective|loss)\b",
         re.I),
     "data": re.compile(

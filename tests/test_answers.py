@@ -76,6 +76,16 @@ def test_table_cells_are_whole_clauses(seed_chat):
         answer.table)
 
 
+def test_a_position_papers_approach_is_its_argument(seed_chat):
+    """A position paper proposes no method: what it argues is its approach (was "not stated", and "is not described
+    in a single sentence" in the synthesis)."""
+    answer = seed_chat.ask("Compare the contextual memorization paper with the position paper on generalization in "
+                           "diffusion models")
+    rows = {row["paper"]: row for row in answer.table}
+    assert rows["Understanding generalization in diffusion models"]["approach"].startswith("This position paper argues")
+    assert "not described in a single sentence" not in answer.text
+
+
 def test_a_data_cell_is_never_a_sentence_about_prior_work(seed_chat):
     answer = seed_chat.ask("How do PhysVista and PhyProbe differ in what they evaluate?")
     phyprobe = next(row for row in answer.table if row["paper"] == PHYPROBE)
