@@ -308,6 +308,16 @@ _RECORD_DETAILS = (
 )
 
 
+# "Which three model architectures was it evaluated on?": the names of things the abstract may only count.
+_WHICH_COUNTED = re.compile(r"\bwhich\s+(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[a-z-]+\s+){0,2}?[a-z-]+)"
+                            r"(?=\s+(?:do|does|did|was|were|is|are|has|have|had)\b)", re.I)
+# A name right after the counted word ("architectures Llama-3, Qwen2 and Mistral"), or a list it introduces
+# ("baselines—linear patch embedding, ...", "baselines such as VideoScore").
+_NAME_AFTER = (r"(?:\s*[\u2014:(]|\s+[-\u2013]\s|,?\s+(?:such as|including|namely|like|e\.g\.)\s"
+               r"|\W+(?:[a-z]+\W+){{0,3}}?(?!{own}\b)(?:[A-Z][A-Za-z]*\d[\w.-]*|[A-Z][a-z]+[A-Z][\w-]*|[A-Z]{{2,}}[\w-]*"
+               r"|[A-Z][a-z]+\b))")
+
+
 def asked_details(question: str) -> list[DetailAsk]:
     """The specific details (numbers, settings, named resources, authors and venue) a question asks for, if any."""
     found, counted = [], []  # counted: where a specific pattern asks for a number
@@ -319,6 +329,14 @@ def asked_details(question: str) -> list[DetailAsk]:
     for pattern, phrase, record in _RECORD_DETAILS:
         if re.search(pattern, question, re.I):
             found.append(DetailAsk(phrase, (), False, False, record=record))
+    for match in _WHICH_COUNTED.finditer(question):
+        count, things = match.groups()
+        stem = _stem(things.split()[-1].lower())
+        if any(stem in d.terms for d in found):
+            continue  # "which three datasets": the datasets detail finds them by name
+        own = "|".join(re.escape(w) for w in re.findall(r"[A-Z][\w-]*", question[match.end():])) or "$^"
+        found.append(DetailAsk(f"names of the {count} {things}", (stem,), False, True,
+                               rf"(?i:\b{re.escape(stem)})\w*{_NAME_AFTER.format(own=own)}"))
     # "how many GPU hours": already asked for by a specific pattern; "how many GPUs and how many hours": two details
     for match in _HOW_MANY.finditer(question):
         if any(a < match.end(1) and match.start() < b for a, b in counted):

@@ -443,6 +443,17 @@ def test_a_missing_count_is_named_as_asked(seed_chat, question, said):
     assert answer.kind == "not_stated" and said in answer.text, answer.text
 
 
+def test_things_an_abstract_only_counts_are_not_named_from_it(seed_chat):
+    """"on three model architectures" counts them without naming them: the answer says so, instead of quoting the
+    sentence as if its benchmark names were the architectures; "four strong baselines—linear patch embedding, ..."
+    names them."""
+    architectures = seed_chat.ask("Which three model architectures was PatchKV evaluated on?")
+    assert architectures.kind == "not_stated", architectures.text
+    assert "does not state the names of the three model architectures" in architectures.text
+    baselines = seed_chat.ask("Which four baselines does V1-DVS outperform?")
+    assert baselines.kind != "not_stated" and "linear patch embedding" in baselines.text, baselines.text
+
+
 def test_a_score_and_a_count_asked_together_are_both_answered(seed_chat):
     answer = seed_chat.ask("How many problems does PhysElite contain and what accuracy does the best MLLM reach on it?")
     assert answer.kind != "not_stated" and "11,586" in answer.text and "33.7%" in answer.text, answer.text
