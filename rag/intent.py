@@ -35,7 +35,8 @@ WHICH_QUESTION = re.compile(
     r"|(?:list|find|show|name|give)\s+(?:me\s+)?(?:the\s+|all\s+(?:the\s+)?)?(?:work\s+(?:on|about|that|which|using|with|in"
     r"|for)|(?:every|each)\s+(?:paper|work|study))\b"
     r"|any\s+(?:papers|works|studies)\b"
-    r"|(?:list|find|show)\s+(?:me\s+)?(?:everything|anything|all)\s+(?:on|about)\b"
+    r"|(?:list|find|show)\s+(?:me\s+)?(?:everything|anything|all)\s+(?:on|about|related\s+to|relating\s+to|regarding"
+    r"|concerning|to\s+do\s+with)\b"
     r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b"
     r"|(?:do|does|did)\s+any\s+(?:\w+\s+)?(?:papers|works|studies)\b"
     r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about|using|that|with|in)\b)"
@@ -429,7 +430,7 @@ _LIST_LEAD = re.compile(
     r"|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
     r"|(?:any\s+)?(?:papers|works|studies|work))\s*"
     r"(?:(?:are|is|that|which|do|does|where|whose\s+(?:main\s+)?(?:contribution|focus|topic)\s+is(?:\s+an?)?)\s+)?"
-    r"(?:(?:about|on)\s+)?",
+    r"(?:(?:about|on|related\s+to|relating\s+to|regarding|concerning|to\s+do\s+with)\s+)?",
     re.I,
 )
 

@@ -125,6 +125,7 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("Between the Olympiad-level physics benchmark and the multiscale pathology benchmark, which one is bigger?",
      "comparison", ["Olympiad-level physics benchmark", "multiscale pathology benchmark"]),
     ("Between 2015 and 2018, which papers studied GANs?", "which", []),
+    ("show me everything related to biology or medicine", "which", []),
     # A polite lead and a dash end a side; "the other" refers back to a side, it describes none.
     ("Can you contrast the dehazing paper with the motion deblurring one - what inputs does each take?", "comparison",
      ["dehazing paper", "motion deblurring one"]),
