@@ -316,13 +316,24 @@ def what_it_is(row: Row, sentences: list[tuple[str, object]]) -> str:
     -> " is a benchmark designed to ...", else its approach sentence (": we derive ...")."""
     name = re.escape(row.paper.name)
     for text, _ in sentences:
-        match = re.search(rf"{name}\s*(?:\([^)]*\))?,\s+((?:an?|the)\s+[^;]+?)(?:[.;]|,\s+(?:which|that|and|while)\b|$)", text)
-        if match and len(match.group(1).split()) >= 3:
-            return " is " + shorten(match.group(1), None, MAX_CELL_WORDS)
+        match = re.search(rf"{name}\s*(?:\([^)]*\))?,\s+((?:an?|the)\s+[^;]+)", text)
+        phrase = _appositive(match.group(1)) if match else ""
+        if len(phrase.split()) >= 3:
+            return " is " + shorten(phrase, None, MAX_CELL_WORDS)
     cell = row.cells["approach"]
     if cell.text == NOT_STATED:
         return " is not described in a single sentence"
     return ": " + _LEAD_IN.sub("", cell.text).rstrip(". ")
+
+
+def _appositive(text: str) -> str:
+    """The noun phrase after "PURGE, ...": up to the clause that follows it, a list's "..., and" kept ("a framework
+    for constructing, benchmarking, and mitigating ...")."""
+    for stop in re.finditer(r"[.;]|,\s+(?:which|that|and|while)\b", text):
+        if stop.group().endswith("and") and "," in text[: stop.start()]:
+            continue
+        return text[: stop.start()]
+    return text
 
 
 def _synthesis(rows: list[Row], focus: list[str], stats: TermStats, sentences: dict[str, list[tuple[str, object]]],

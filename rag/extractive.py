@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 
+from rag.acronyms import field_acronyms
 from rag.intent import DetailAsk
 from rag.retrieve import PaperHit
 from rag.types import Answer, Citation
@@ -33,8 +34,9 @@ SECOND_PAPER_MARGIN = 0.08
 # A question asking how much ("memory savings", "by how much", "speedup") is best answered by a sentence giving a
 # number: such sentences gain AMOUNT_BONUS when the answer's sentences are picked (0.1 was too little once sentence
 # vectors spelled out acronyms: "TorchTitan with FSDP and PP ... peak memory" then edged out "1.87× in memory").
-_AMOUNT_ASK = re.compile(r"\b(?:how (?:much|many|fast|large|big)|by how|savings?|speed-?ups?|faster|slower|reduc\w+"
-                         r"|improve\w*|gains?|accuracy|percent\w*)\b", re.I)
+_AMOUNT_ASK = re.compile(r"\b(?:how (?:much|many|fast|large|big|long|quickly)|by how|savings?|speed-?ups?|faster|slower"
+                         r"|reduc\w+|improve\w*|gains?|accuracy|percent\w*|longest|largest|biggest|highest|lowest"
+                         r"|smallest|fastest|maximum|minimum|power|watts?|latency|throughput)\b", re.I)
 AMOUNT_BONUS = 0.15
 # A refusal names the papers whose best sentence is at least this similar to the question as the closest ones: "KV
 # cache compression for speech models" is near PatchKV (0.57); "robot grasping with tactile sensors" is near none of
@@ -78,7 +80,10 @@ def rank_sentences(question_vec: np.ndarray, question: str, sentences: list[tupl
     defined stands for its long form ("learning in PC is more efficient than BP" is about predictive coding)."""
     q_words = {_prefix(w) for w in content_words(question) - ignore}
     wants_amount = answering and _AMOUNT_ASK.search(question) is not None
-    defined = defined_acronyms(" ".join(t for t, _ in sentences)) if answering else {}
+    # the abstract's own definitions first, then the field's ("NPUs": neural processing units)
+    abstract = " ".join(t for t, _ in sentences) if answering else ""
+    defined = {**{a: forms[0] for a, forms in field_acronyms().items() if a in abstract},
+               **defined_acronyms(abstract)} if answering else {}
     acronyms = {re.compile(rf"\b{re.escape(a)}s?\b"): content_words(long) for a, long in defined.items()}
     scored = []
     for i, (text, vector) in enumerate(sentences):

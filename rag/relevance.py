@@ -8,11 +8,11 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import Stemmer
 
+from rag.acronyms import field_acronyms
 from rag.extractive import content_words
 from store.embed import TOKENIZER_PATH
 from store.naming import defined_acronyms
@@ -295,20 +295,6 @@ def rare_terms(question: str, stats: TermStats) -> list[str]:
     """Question words so rare in a large corpus that a paper answering the question must use them."""
     limit = GAP_RARE_SHARE * stats.n
     return [w for w in _gap_words(question, stats) if 0 < stats.stem_df.get(_stem(w), 0) <= limit]
-
-
-ACRONYMS_PATH = Path(__file__).with_name("acronyms.tsv")
-
-
-@lru_cache(maxsize=1)
-def field_acronyms() -> dict[str, tuple[str, ...]]:
-    """The field's acronyms (rag/acronyms.tsv): acronym -> its long forms, the usual one first."""
-    table = {}
-    for line in ACRONYMS_PATH.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            acronym, forms = line.split("\t")
-            table[acronym] = tuple(forms.split("|"))
-    return table
 
 
 def _phrase_key(phrase: str) -> str:

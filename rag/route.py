@@ -14,8 +14,8 @@ from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.extractive import (
     WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR, ListedPaper,
-    collection_answer, content_words, detail_answer, detail_support, listing_answer, listing_cutoff, refusal,
-    score_for_listing,
+    collection_answer, content_words, detail_answer, detail_support, listing_answer, listing_cutoff, rank_sentences,
+    refusal, score_for_listing,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
@@ -94,6 +94,10 @@ RESCORE_POOL = 10
 # the term is common.
 MAX_NAMED = 3
 MAX_MENTIONED = 2
+# A closing question about the paper's content ("... how fast does it run?"), not a bare "Has anyone done that?".
+_CONTENT_ASK = re.compile(r"\b(?:how|what|whats|what's|which|when|where|why|does|do|did|is|are|was|were)\b", re.I)
+# Words of chat, not of the topic: "Could you tell me ...", "point me to it".
+_CHAT_WORDS = frozenset("tell point show give help let like please thanks thank wondering curious roughly".split())
 # A capitalised word after a lower-case one or a comma: a name, not a sentence's first word.
 _MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'])")
 
@@ -242,10 +246,24 @@ class QuestionRouter:
             cells = self.chat.aspect_classifier.assign(own, main.name)
             quote_first = [cells[a].quote for a in intent.aspects if cells[a].quote]
         else:
-            quote_first = []
+            quote_first = self.closing_ask(question, chosen[0].paper)
         if self.settings.llm.backend == "extractive":
             return self.chat._extractive(question, chosen, hits, quote_first)
         return (yield from self.chat._generate(question, chosen, hits))
+
+    def closing_ask(self, question: str, paper: Paper) -> list[str]:
+        """For a description followed by a question ("I'm looking for a fog-removal network ... Could you tell me how
+        fast it runs and at what power draw?"): the sentence of the paper that best answers the closing question,
+        quoted first; none when that question asks only which paper it is ("Which one was it?")."""
+        parts = re.split(r"(?<=[.!?])\s+", question.strip())
+        ask = parts[-1]
+        if len(parts) < 2 or not ask.endswith("?") or not _CONTENT_ASK.search(ask):
+            return []
+        if len([w for w in question_terms(ask, ignore=content_words(paper.name)) if w not in _CHAT_WORDS]) < 2:
+            return []
+        own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
+        ranked = rank_sentences(self._query_vec(ask), ask, own, ignore=content_words(paper.name), answering=True)
+        return [ranked[0].text] if ranked else []
 
     def unloaded_sides(self, question: str, pinned: list[str]) -> list[str]:
         """The names a comparison sets against the one paper it names that are no loaded paper's ("Compare PatchKV

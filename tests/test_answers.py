@@ -76,6 +76,13 @@ def test_table_cells_are_whole_clauses(seed_chat):
         answer.table)
 
 
+def test_what_a_paper_is_keeps_its_whole_list(seed_chat):
+    """"PURGE, a framework for constructing, benchmarking, and mitigating ...": the list's last item stays (was cut
+    at ", and")."""
+    answer = seed_chat.ask("PURGE or JRS-Rem: which one is applied at inference time rather than by retraining?")
+    assert "**PURGE** is a framework for constructing, benchmarking, and mitigating" in answer.text, answer.text
+
+
 def test_a_position_papers_approach_is_its_argument(seed_chat):
     """A position paper proposes no method: what it argues is its approach (was "not stated", and "is not described
     in a single sentence" in the synthesis)."""
@@ -442,6 +449,19 @@ def test_a_missing_count_is_named_as_asked(seed_chat, question, said):
     """What "how many" counts is said back whole (was "the number of tool-use", "the number of frames")."""
     answer = seed_chat.ask(question)
     assert answer.kind == "not_stated" and said in answer.text, answer.text
+
+
+def test_the_closing_question_of_a_description_is_answered_first(seed_chat):
+    """A description, then the real question: the sentence answering that question leads ("NPUs" is read as the
+    neural processing units the asker calls "embedded neural accelerators"); a closing "Which one was it?" asks
+    only for the paper."""
+    answer = seed_chat.ask("Hi! I'm looking for a lightweight fog-removal network that combines near-infrared camera "
+                           "images with sparse lidar depth. Could you tell me how fast it runs on embedded neural "
+                           "accelerators and at roughly what power draw?")
+    assert answer.text.startswith("**PhysDNet**: PhysDNet further demonstrates compatibility with fixed-function NPUs"), (
+        answer.text)
+    which = seed_chat.ask("I remember a fog-removal network that fuses near-infrared images with lidar. Which one was it?")
+    assert _cited(which) == ["PhysDNet"] and "NPUs" not in which.text.split(" [1]")[0], which.text
 
 
 def test_things_an_abstract_only_counts_are_not_named_from_it(seed_chat):
