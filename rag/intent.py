@@ -27,6 +27,21 @@ COMPARE_CUE = re.compile(
     r"|^\W*between\s+(?!(?:19|20)\d\d\b)[^?]*\band\b[^?]*,\s*which\b",
     re.I,
 )
+# Misspellings of the words that say what kind of question it is ("how are they diffrent"): read as meant.
+_KIND_WORD_TYPOS = {
+    "diffrent": "different", "diferent": "different", "differnt": "different", "diffrence": "difference",
+    "diference": "difference", "differnce": "difference", "diffrences": "differences", "diferences": "differences",
+    "comparision": "comparison", "comapre": "compare", "compair": "compare", "similiar": "similar",
+    "similarites": "similarities", "betwen": "between", "beween": "between", "wich": "which", "whcih": "which",
+}
+_KIND_WORD_TYPO = re.compile(rf"\b(?:{'|'.join(_KIND_WORD_TYPOS)})\b", re.I)
+
+
+def without_kind_typos(question: str) -> str:
+    """The question with misspelt comparison and list words corrected ("diffrent" -> "different")."""
+    return _KIND_WORD_TYPO.sub(lambda m: _KIND_WORD_TYPOS[m.group().lower()], question)
+
+
 WHICH_QUESTION = re.compile(
     # after a leading phrase that sets the scope: "Between 2015 and 2018, which papers ..."
     r"^\W*(?:(?:in|since|from|between|before|after|during|among|for)\b[^,?]{0,40},\s*)?"

@@ -21,7 +21,7 @@ from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve
 from rag.generate import relay, stream_llm_answer
 from rag.intent import (
     COMPARE_CUE, DetailAsk, Intent, QuestionKind, asked_years, asks_collection_size, asks_for_collection, classify,
-    coined_terms, listing_topic,
+    coined_terms, listing_topic, without_kind_typos,
 )
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
@@ -113,7 +113,7 @@ class QuestionRouter:
     # ---- entry ----
     def stream(self, question: str, history: History, k: int | None,
                filters: PaperFilters | None) -> Iterator[str | Answer]:
-        resolution = self.resolve(question, history, filters)
+        resolution = self.resolve(without_kind_typos(question), history, filters)
         filters = self.with_asked_years(resolution.question, filters)
         if filters and not any(filters.admits(p) for p in self.chat.catalog.papers.values()):
             answer = refusal([], reason=f"No loaded paper is from {filters.describe_years()}.")

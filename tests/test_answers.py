@@ -76,6 +76,11 @@ def test_table_cells_are_whole_clauses(seed_chat):
         answer.table)
 
 
+def test_a_misspelt_comparison_word_still_compares(seed_chat):
+    answer = seed_chat.ask("how are PatchKV and PipeFSDP diffrent?")
+    assert answer.kind == "comparison" and _cited(answer) == ["PatchKV", PIPEFSDP], answer.text
+
+
 def test_what_a_paper_is_keeps_its_whole_list(seed_chat):
     """"PURGE, a framework for constructing, benchmarking, and mitigating ...": the list's last item stays (was cut
     at ", and")."""
