@@ -298,6 +298,7 @@ def rare_terms(question: str, stats: TermStats) -> list[str]:
 
 
 def _phrase_key(phrase: str) -> str:
+    """One spelling of a long form ("Large Language Models", "large-language model" -> "large language model")."""
     return re.sub(r"[\s/-]+", " ", phrase.lower()).rstrip("s")
 
 
@@ -375,7 +376,7 @@ class AcronymGlossary:
             if at >= 0:  # parse only the definition's neighbourhood: a long form has at most 8 words
                 long_form = defined_acronyms(text[max(0, at - DEFINITION_REACH):at + len(singular) + 3]).get(singular)
                 if long_form:
-                    key = re.sub(r"[\s/-]+", " ", long_form.lower()).rstrip("s")
+                    key = _phrase_key(long_form)
                     forms[key] += 1
                     written.setdefault(key, Counter())[long_form] += 1
         if not forms:
