@@ -23,6 +23,8 @@ COMPARE_CUE = re.compile(
     r"[^?]*\bor\b"
     # the choice asked after the papers: "the deblurring paper or the fog removal one: which is faster?"
     r"|\bor\b[^?:]*(?::|\s[-\u2013\u2014]+)\s*which(?:\s+one)?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
+    # "one plugs a module into the vision encoder, the other gives the model tools": two papers set side by side
+    r"|\bone\s+[^?.;]+?,\s*(?:and\s+|while\s+|whereas\s+)?the other\b"
     # "Between the physics benchmark and the pathology one, which is bigger?"
     r"|^\W*between\s+(?!(?:19|20)\d\d\b)[^?]*\band\b[^?]*,\s*which\b",
     re.I,
@@ -58,6 +60,9 @@ WHICH_QUESTION = re.compile(
     r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b",
     re.I,
 )
+# Two papers described as "one ..., the other ...".
+_ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?),\s*(?:and\s+|while\s+|whereas\s+)?the other\s+(?P<other>[^?.;:,]+)",
+                            re.I)
 # Where the list of compared papers is split into sides.
 _SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+|\s+between\s+", re.I)
 _COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*|differ\w*)\s+(?:it\s+|them\s+)?(?:to|with|against|from)\s+", re.I)
@@ -197,6 +202,9 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
     4D framework"]: the question is split on and/vs/commas; a piece counts when, cut where its question
     starts, it reads as a description of a paper (a noun like paper/framework/study) and names none.
     """
+    # "one plugs a module into ..., the other gives the model tools": the two descriptions, when no paper is named
+    if not mentions and (pair := _ONE_THE_OTHER.search(question)):
+        return [pair.group("one").strip(), pair.group("other").strip()]
     text = _COMPARE_WITH.sub(r"\1 ; ", question)
     with_split = _COMPARE_THEN_WITH.sub(lambda m: m.group(1) + " ; ", text, count=1)
     if with_split == text:

@@ -81,6 +81,14 @@ def test_a_misspelt_comparison_word_still_compares(seed_chat):
     assert answer.kind == "comparison" and _cited(answer) == ["PatchKV", PIPEFSDP], answer.text
 
 
+def test_papers_described_as_one_and_the_other_are_compared(seed_chat):
+    answer = seed_chat.ask("two approaches to help VLMs with dense visual stuff: one plugs a module into the vision "
+                           "encoder for tables and charts, the other gives the model tools for spatial reasoning. how "
+                           "are they different in how they're trained?")
+    assert answer.kind == "comparison"
+    assert _cited(answer) == ["Patch-for-Patch (P4P)", "PERception-Interaction-reason Agent (PERIA)"], answer.text
+
+
 def test_what_a_paper_is_keeps_its_whole_list(seed_chat):
     """"PURGE, a framework for constructing, benchmarking, and mitigating ...": the list's last item stays (was cut
     at ", and")."""
@@ -138,6 +146,9 @@ def test_comparison_of_two_described_papers(seed_chat):
      "comparison", ["Olympiad-level physics benchmark", "multiscale pathology benchmark"]),
     ("Between 2015 and 2018, which papers studied GANs?", "which", []),
     ("show me everything related to biology or medicine", "which", []),
+    # two papers described as "one ..., the other ...", none named
+    ("two papers: one recovers any moment of the exposure, the other removes fog with lidar. how do they differ?",
+     "comparison", ["recovers any moment of the exposure", "removes fog with lidar"]),
     # A polite lead and a dash end a side; "the other" refers back to a side, it describes none.
     ("Can you contrast the dehazing paper with the motion deblurring one - what inputs does each take?", "comparison",
      ["dehazing paper", "motion deblurring one"]),
