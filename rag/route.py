@@ -383,9 +383,10 @@ class QuestionRouter:
         absent = absent_terms(question, self.chat.term_stats)
         rare = rare_terms(question, self.chat.term_stats)
 
-        own = [stems(self.said(paper_of(a))) for a in answers]
+        texts = [self.said(paper_of(a)) for a in answers]
+        own = [stems(text) for text in texts]
         # a word an acronym's long form says is not absent ("scanner": a paper writing "LiDAR" says it)
-        spelled_out = set().union(*(stems(self.said(paper_of(a))[len(paper_of(a).text):]) for a in answers))
+        spelled_out = set().union(*(stems(text[len(paper_of(a).text):]) for a, text in zip(answers, texts)))
         absent = [w for w in absent if not stems(w) <= spelled_out]
         unsaid = [(a, [w for w in rare if not mentions_term(w, said)]) for a, said in zip(answers, own)]
         gaps = list(dict.fromkeys(absent + [w for _, missing in unsaid for w in missing]))
@@ -399,8 +400,8 @@ class QuestionRouter:
             return [], f"No loaded paper mentions “{absent[0]}”."
         allowed = (len(rare) // 2 if half_will_do else 0) + long_question - len(absent)
         synonyms = self.chat.word_vectors
-        kept = [a for a, missing in unsaid
-                if len(missing) <= allowed or len(synonyms.without_synonym(missing, self.said(paper_of(a)))) <= allowed]
+        kept = [a for (a, missing), text in zip(unsaid, texts)
+                if len(missing) <= allowed or len(synonyms.without_synonym(missing, text)) <= allowed]
         if kept:
             return kept, ""
         return [], f"The papers nearest to it never mention “{unsaid[0][1][0]}”."
