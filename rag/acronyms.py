@@ -1,4 +1,5 @@
-"""The field's acronyms and what they stand for (rag/acronyms.tsv), for papers that write only the acronym."""
+"""The field's acronyms and units and what they stand for (rag/acronyms.tsv, rag/units.tsv), for papers that write
+only the short form."""
 
 from __future__ import annotations
 
@@ -6,14 +7,26 @@ from functools import lru_cache
 from pathlib import Path
 
 ACRONYMS_PATH = Path(__file__).with_name("acronyms.tsv")
+UNITS_PATH = Path(__file__).with_name("units.tsv")
+
+
+def _read_table(path: Path) -> dict[str, tuple[str, ...]]:
+    """A short-form table: short form -> its long forms, the usual one first."""
+    table = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            short, forms = line.split("\t")
+            table[short] = tuple(forms.split("|"))
+    return table
 
 
 @lru_cache(maxsize=1)
 def field_acronyms() -> dict[str, tuple[str, ...]]:
     """The field's acronyms (rag/acronyms.tsv): acronym -> its long forms, the usual one first."""
-    table = {}
-    for line in ACRONYMS_PATH.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            acronym, forms = line.split("\t")
-            table[acronym] = tuple(forms.split("|"))
-    return table
+    return _read_table(ACRONYMS_PATH)
+
+
+@lru_cache(maxsize=1)
+def unit_names() -> dict[str, tuple[str, ...]]:
+    """Unit symbols written after numbers (rag/units.tsv): symbol -> its names ("W" -> "watt")."""
+    return _read_table(UNITS_PATH)

@@ -320,8 +320,9 @@ def what_it_is(row: Row, sentences: list[tuple[str, object]]) -> str:
         phrase = _appositive(match.group(1)) if match else ""
         if len(phrase.split()) >= 3:
             return " is " + shorten(phrase, None, MAX_CELL_WORDS)
-    cell = row.cells["approach"]
-    if cell.text == NOT_STATED:
+    # else what it does, or failing that what it finds or addresses
+    cell = next((row.cells[a] for a in ("approach", "results", "problem") if row.cells[a].text != NOT_STATED), None)
+    if cell is None:
         return " is not described in a single sentence"
     return ": " + _LEAD_IN.sub("", cell.text).rstrip(". ")
 
@@ -329,7 +330,7 @@ def what_it_is(row: Row, sentences: list[tuple[str, object]]) -> str:
 def _appositive(text: str) -> str:
     """The noun phrase after "PURGE, ...": up to the clause that follows it, a list's "..., and" kept ("a framework
     for constructing, benchmarking, and mitigating ...")."""
-    for stop in re.finditer(r"[.;]|,\s+(?:which|that|and|while)\b", text):
+    for stop in re.finditer(r"\.(?!\d)|;|,\s+(?:which|that|and|while)\b", text):  # not "16.1 million"
         if stop.group().endswith("and") and "," in text[: stop.start()]:
             continue
         return text[: stop.start()]

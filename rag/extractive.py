@@ -24,7 +24,9 @@ _WORD = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+)*")
 # cut from its word.
 _NEGATED_AUXILIARY = re.compile(r"\b[a-z]+n['’]t\b")
 _CLITIC = re.compile(r"['’](?:s|re|ve|ll|d|m)\b")
-_STOP = frozenset(STOPWORDS_EN) | {"paper", "papers", "does", "do", "what", "which", "how", "use", "used", "propose", "proposed"}
+# Latin abbreviations ("e.g.", "i.e.", "et al.") join the stopwords: they say nothing of the topic.
+_STOP = frozenset(STOPWORDS_EN) | {"paper", "papers", "does", "do", "what", "which", "how", "use", "used", "propose",
+                                   "proposed", "e.g", "i.e", "etc", "cf", "vs", "et", "al", "viz"}
 # Weight of question-word overlap next to embedding similarity when ranking sentences.
 LEXICAL_WEIGHT = 0.25
 # Words match on this many leading letters when counting question words in a sentence.

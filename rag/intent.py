@@ -72,7 +72,8 @@ _VERSUS = re.compile(r"\s(?:vs\.?|versus)\s", re.I)
 _SIDE_END = re.compile(
     r"(?<!paper)(?<!\bone)(?<!work)(?<!study)\s+comparing\b"  # "the paper comparing X with Y" describes a paper
     r"|\s+(?:compar(?!ing)\w*|differ\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
-    r"|are|is|relate|stack up|claim\w*|deal|use|rely|have|has|share)\b|[:?.!(]|\s[-\u2013\u2014]+\s",  # or a dash
+    r"|are|is|relate|stack up|deal|use|rely|have|has|share)\b|[:?.!(]|\s[-\u2013\u2014]+\s"  # or a dash
+    r"|(?<!paper)(?<!\bone)(?<!work)(?<!study)(?<!that)(?<!which)\s+claim\w*\b",  # "the paper claiming ..." describes
     re.I,
 )
 _SIDE_LEAD = re.compile(
@@ -82,7 +83,9 @@ _SIDE_LEAD = re.compile(
     re.I,
 )
 _AUXILIARIES = frozenset("is are do does did has have".split())
-_EMBEDDED_QUESTION = re.compile(r"\w\s+(?:how|what|why|whether|where|when)\s+\w+", re.I)
+# A clause the description embeds: "the paper tracing how ...", "the paper claiming VLMs do notice ...".
+_EMBEDDED_QUESTION = re.compile(r"\w\s+(?:how|what|why|whether|where|when|claiming|showing|arguing|finding|suggesting"
+                                r"|proving|demonstrating)\s+\w+", re.I)
 # Nouns that make a phrase a description of a paper ("the position paper on ...", "the 4D framework").
 _PAPER_NOUN = re.compile(
     r"\b(?:paper|work|study|studies|method|approach|framework|benchmark|dataset|model|analysis|system|architecture"
@@ -120,7 +123,8 @@ class Intent:
 # "Which benchmarks evaluate MLLMs?": papers of a kind, asked for by the kind; "Which datasets does the deblurring
 # paper use?" is not.
 _KIND_LIST = re.compile(
-    r"^\W*(?:which|what|(?:are there|do you have|do you know)(?:\s+any)?)\s+(?:(?!(?:paper|work|study)\b)\w+\s+)?"
+    r"^\W*(?:which|what|(?:are there|do you have|do you know)(?:\s+any)?"
+    r"|(?:list|show|find|name|give)\s+(?:me\s+)?(?:all\s+|every\s+)?(?:of\s+)?(?:the\s+)?)\s*(?:(?!(?:paper|work|study)\b)\w+\s+)?"
     r"(?:benchmarks|datasets|methods|frameworks|approaches|architectures|algorithms"
     r"|techniques|evaluators|agents)\b(?!\s+(?:does|did|do|is|are|was|were|has|have)\s+(?:the|this|that|it|they)\b)",
     re.I,
@@ -240,6 +244,9 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
             carry = ""
             continue
         piece = _SIDE_LEAD.sub("", carry + piece)
+        head, colon, tail = piece.partition(":")
+        if colon and _DESCRIPTION_START.search(tail.strip()) and not _DESCRIPTION_START.search(head.strip()):
+            piece = tail  # "Three papers caught my eye: the convergence analysis ..., the one on ..."
         cut = _side_end(piece)
         ended = cut is not None
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
@@ -272,7 +279,7 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      ("code", "available", "release", "open-source"), False, False,
      r"https?://|github\.com|\b(?:code|implementation)s?\b[^.]*\b(?:available|released|open-sourced|public)\b"),
     (r"\bgpu[- ]?hours?\b|\bcompute budget\b|\bhow long\b.*\btrain", "training compute",
-     ("gpu hour", "gpu-hour", "hour", "day", "compute"), True, False, ""),
+     ("gpu hour", "gpu-hour", "hour", "day"), True, False, ""),  # not "compute": "at 5.2x lower compute" is no budget
     (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b", "GPU type",
      ("gpu", "tpu", "cluster", "hardware"), False, False, _GPU_SHAPE),
     (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False, ""),
@@ -288,7 +295,9 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      r"https?://|github\.com|www\.|\.(?:io|org|com)/"),
     (r"\bannotators?\b|\braters?\b|\bcrowd[- ]?workers?\b", "number of annotators",
      ("annotator", "rater", "worker", "expert"), True, False, ""),
-    (r"\bbackbone\b|\bbase model\b|\bfine-?tunes?\b.*\bmodel\b", "backbone model",
+    # which backbone, not whether it is kept frozen ("Do both keep their backbone frozen, or update it?")
+    (r"^(?!.*\b(?:frozen|freez\w*|unfrozen|updat\w*)\b).*?(?:\bbackbone\b|\bbase model\b|\bfine-?tunes?\b.*\bmodel\b)",
+     "backbone model",
      ("backbone", "base model", "built on", "fine-tun", "initializ"), False, True, ""),
     (r"\b(?:which|what) (?:specific\s+)?(?:\w+\s+)?(?:models|llms|vlms|lvlms|mllms|networks|architectures)\b",
      "models evaluated",
@@ -297,8 +306,9 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      ("dataset", "benchmark", "corpus", "data"), False, True, ""),
     (r"\bparameters?\b.*\bhow many\b|\bhow many parameters\b|\bmodel size\b", "model size",
      ("parameter", "param", "billion", "million"), True, False,
-     # "1.3B parameters", "a 7-billion-parameter model", or a size in a model's name ("PERIA-8B")
-     r"\b\d+(?:\.\d+)?[\s-]?(?:[BMK]|billion|million)[\s-]+param\w*|\b[A-Z][\w.]*-\d+(?:\.\d+)?[BM]\b"),
+     # "1.3B parameters", "a 7-billion-parameter model", or a size in a model's name ("PERIA-8B"; "WebVid-10M" is
+     # a dataset's)
+     r"\b\d+(?:\.\d+)?[\s-]?(?:[BMK]|billion|million)[\s-]+param\w*|\b[A-Z][\w.]*-\d+(?:\.\d+)?B\b"),
     (r"\bseeds?\b|\bhow many runs\b", "number of random seeds", ("seed", "run"), True, False, ""),
     # "What accuracy does the best MLLM reach?": a score, stated only with its number.
     (r"\b(?:what|which|how much|how high)\s+(?:\w+\s+){0,2}(?:accuracy|score|f1|auc|success rate|error rate|bleu|psnr"

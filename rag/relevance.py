@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 import Stemmer
 
-from rag.acronyms import field_acronyms
+from rag.acronyms import field_acronyms, unit_names
 from rag.extractive import content_words
 from store.embed import TOKENIZER_PATH
 from store.naming import defined_acronyms
@@ -33,6 +33,7 @@ _ASKING = frozenset(
 )
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _CASED_WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+_AFTER_NUMBER = re.compile(r"(?<=\d)\s?([A-Za-z]+)\b")  # a unit symbol: "1.67 dB", "<4W"
 # A question word matches an abstract word sharing this many leading letters ("restore" ~ "restoration").
 PREFIX = 5
 # A question word that at most ANCHOR_MAX_DF papers, and at most ANCHOR_MAX_SHARE of them, use ("GRPO" among 8k
@@ -344,12 +345,15 @@ class AcronymGlossary:
 
     def with_long_forms(self, text: str) -> str:
         """The text followed by the long forms of the field acronyms it uses ("fuses NIR imagery" also says
-        "near-infrared"), for matching a question's words against it."""
+        "near-infrared") and the names of the units it measures in ("<4W": "watt"), for matching a question's words
+        against it."""
         words = {part for w in _CASED_WORD.findall(text) for part in w.split("-")}
         known = field_acronyms()
         forms = [f for w in sorted(words) if (w in known or (w.endswith("s") and w[:-1] in known))
                  and not re.search(rf"\({re.escape(w.rstrip('s'))}s?\)", text)  # defined there, maybe otherwise
                  for f in self.long_forms(w)]
+        units = unit_names()
+        forms += [name for unit in sorted(set(_AFTER_NUMBER.findall(text)) & units.keys()) for name in units[unit]]
         return f"{text} ({'; '.join(forms)})" if forms else text
 
     def in_own_words(self, question: str, text: str) -> str:

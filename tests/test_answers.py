@@ -96,6 +96,13 @@ def test_what_a_paper_is_keeps_its_whole_list(seed_chat):
     assert "**PURGE** is a framework for constructing, benchmarking, and mitigating" in answer.text, answer.text
 
 
+def test_what_a_paper_is_keeps_its_decimal_numbers(seed_chat):
+    """"a benchmark built from 16.1 million real-user prompts": the synthesis read "built from 16" (cut at the point)."""
+    answer = seed_chat.ask("ViDiC-1K and VI-Bench both test models on videos. How do their tasks and scoring setups "
+                           "differ?")
+    assert "**VI-Bench** is a benchmark built from 16.1 million" in answer.text, answer.text
+
+
 def test_a_position_papers_approach_is_its_argument(seed_chat):
     """A position paper proposes no method: what it argues is its approach (was "not stated", and "is not described
     in a single sentence" in the synthesis)."""
@@ -184,6 +191,18 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("Are there any new benchmarks that test how well multimodal models understand videos?", "which", []),
     ("Which paper studies how memorization in language models depends on context?", "lookup", []),
     ("Which paper benchmarks vision-language models on physics problems?", "lookup", []),
+    # "list all the <kind>s" asks for papers of that kind; "list the datasets PhysElite uses" asks about one paper
+    ("list all the video benchmarks for multimodal LLMs", "which", []),
+    ("list the datasets PhysElite uses", "lookup", []),
+    # a side described by what its paper claims; a lead before a colon is no side
+    ("How does PURGE's mitigation compare with the paper claiming VLMs do notice a harmful request but an attached "
+     "image pushes them past refusing?", "comparison",
+     ["paper claiming VLMs do notice a harmful request but an attached image pushes them past refusing"]),
+    ("Three theory papers caught my eye: the convergence analysis for spiking nets trained with surrogate gradients, "
+     "the one on why unrolled derivatives go off track early on, and the predictive coding vs backprop one. What does "
+     "each actually show?", "comparison",
+     ["convergence analysis for spiking nets trained with surrogate gradients",
+      "one on why unrolled derivatives go off track early on", "predictive coding vs backprop one"]),
 ])
 def test_question_kinds_and_compared_sides(seed_chat, question, kind, described):
     from rag.intent import classify
@@ -551,6 +570,9 @@ def test_prior_work_limits_are_not_given_as_the_papers_own(seed_chat):
     ("What is the model size of PhysDNet?", "the model size"),
     # A score is stated only with its number: ViDiC-1K reports "significant limitations", no accuracy.
     ("What accuracy does the best MLLM reach on ViDiC-1K?", "the accuracy"),
+    # "5.2x lower compute" is no training budget; "WebVid-10M" is a dataset, not a model size.
+    ("How many GPU-hours did it take to train PhysDNet?", "the training compute"),
+    ("How many parameters does the V1-DVS front end have compared with a plain patch embedding?", "the model size"),
 ])
 def test_details_neither_abstract_nor_record_gives_are_declared_missing(seed_chat, question, what):
     answer = seed_chat.ask(question)
@@ -570,6 +592,14 @@ def test_a_detail_the_question_describes_is_not_asked_for(seed_chat, question, n
     """"these authors argue", "how many run logs you feed": the asker describes the paper; they ask which it is."""
     answer = seed_chat.ask(question)
     assert answer.kind == "lookup" and _cited(answer)[0] == name, answer.text
+
+
+def test_whether_a_backbone_is_frozen_is_no_question_of_its_name(seed_chat):
+    """"Do both keep their backbone frozen?" asks how they train, not which backbone: no "does not state the backbone
+    model" though PhyProbe says its encoder is frozen."""
+    answer = seed_chat.ask("Do PROVE and PhyProbe keep their backbone frozen, or do they update it?")
+    assert answer.kind == "comparison" and _cited(answer) == ["PROVE", PHYPROBE], answer.text
+    assert "does not state" not in answer.text.split("**On the question:**")[-1], answer.text
 
 
 # ---- refusals ----

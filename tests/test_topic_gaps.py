@@ -148,3 +148,20 @@ def test_the_field_acronyms_fill_in_what_the_corpus_leaves_undefined(corpus):
     assert "backpropagation" in seeds.long_forms("BP")
     assert large.in_own_words("Is backpropagation biologically plausible?", "We compare PC with BP.") == (
         "Is backpropagation biologically plausible?")
+
+
+def test_units_after_numbers_say_their_names(corpus, stats):
+    """PhysDNet writes "1.67 dB" and "<4W": a question asking in decibels and watts finds the words there, though no
+    abstract spells them out; a lone "W" (a weight matrix) is no unit."""
+    seeds = AcronymGlossary(p.text for p in corpus[1])
+    physdnet = next(p.text for p in corpus[1] if "PhysDNet" in p.text)
+    question = "Which dehazing network gains over a decibel while running under four watts?"
+    assert set(absent_terms(question, stats)) == {"decibel", "watts"}
+    said = stems(seeds.with_long_forms(physdnet))
+    assert mentions_term("decibel", said) and mentions_term("watts", said)
+    assert "watt" not in seeds.with_long_forms("We learn a low-rank matrix W of rank 4 in 3 steps.")
+
+
+def test_latin_abbreviations_are_not_topic_words():
+    assert set(question_terms("Which papers work with biomedical data, e.g. cells or tissue images?")) == {
+        "biomedical", "data", "cells", "tissue", "images"}
