@@ -18,7 +18,7 @@ from store.embed import TOKENIZER_PATH
 from store.naming import defined_acronyms
 
 # Question words that say what kind of answer is wanted, not what it is about.
-_ASKING = frozenset(
+ASKING_WORDS = frozenset(
     """paper papers work works study studies which what propose proposes proposed introduce introduces introduced new
     method methods approach approaches model models use uses used using there here any good does show shows result
     results based report reports reported make makes give gives kind kinds way ways particular own topic central
@@ -29,7 +29,8 @@ _ASKING = frozenset(
     anything something someone anyone anybody somebody list lists summarize summarise summary overview involve
     involves involving deal deals dealing concern concerns regarding
     really truly basically even still exactly specifically mainly simply somehow maybe
-    perhaps possibly lot lots sort thing things stuff""".split()
+    perhaps possibly lot lots sort thing things stuff
+    you your yours we our ours me my mine us them their theirs he him his she her hers let lets""".split()
 )
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _CASED_WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
@@ -118,7 +119,7 @@ def _words(text: str) -> set[str]:
 
 def question_terms(question: str, ignore: Iterable[str] = ()) -> list[str]:
     """The words saying what the question is about (no stopwords, no asking words, no paper names)."""
-    skip = _ASKING | {w.lower() for w in ignore}
+    skip = ASKING_WORDS | {w.lower() for w in ignore}
     return [w for w in content_words(question) if w not in skip and len(w) > 2 and not w.isdigit()]
 
 
@@ -225,7 +226,7 @@ def alternative_groups(question: str) -> list[list[list[str]]]:
             continue
         before = []
         for word in reversed(tokens[:i]):
-            if word in _PHRASE_END or word in _ASKING or word not in content_words(word):
+            if word in _PHRASE_END or word in ASKING_WORDS or word not in content_words(word):
                 break
             before.insert(0, word)
         after = []
@@ -244,7 +245,7 @@ def _gap_words(question: str, stats: TermStats) -> list[str]:
         return []
     skip = {w for group in alternative_groups(question) for phrase in group for w in phrase}
     words = {p for t in question_terms(question) for p in t.split("-") if len(p) > 2 and not any(c.isdigit() for c in p)}
-    return sorted(w for w in words if w not in skip and w in content_words(w) and w not in _ASKING)
+    return sorted(w for w in words if w not in skip and w in content_words(w) and w not in ASKING_WORDS)
 
 
 def _one_edit_away(word: str) -> set[str]:

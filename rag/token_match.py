@@ -14,6 +14,7 @@ from collections import OrderedDict
 import numpy as np
 
 from rag.extractive import content_words
+from rag.relevance import ASKING_WORDS
 from store.embed import MINILM_DIM, MiniLMEmbedding
 
 # Sentences whose token vectors are kept (float16, ~25 KB each): those of recent questions' candidates.
@@ -42,7 +43,7 @@ class TokenMatcher:
     def _question_tokens(self, question: str) -> np.ndarray:
         """The vectors of the question's tokens that belong to content words (not "which", "paper", "the")."""
         ((vectors, spans),) = self.encoder.token_vectors([question])
-        meaningful = content_words(question)
+        meaningful = content_words(question) - ASKING_WORDS
         keep = [i for i, (start, end) in enumerate(spans) if _word_at(question, start, end) in meaningful]
         return vectors[keep]
 

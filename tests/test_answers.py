@@ -789,6 +789,8 @@ def test_word_by_word_match_connects_a_paraphrase(seed_chat):
     assert papers[max(recall, key=recall.get)].name == "PhysElite"
     assert all(0 < r <= 1 for r in recall.values())
     assert set(seed_chat.token_matcher.recall("Which of these is it?", sentences).values()) == {0.0}
+    # The asker's own words ("you", "lets", "know") are matched to nothing: they would only level the scores.
+    assert set(seed_chat.token_matcher.recall("Do you know one that lets us do it?", sentences).values()) == {0.0}
 
 
 def test_a_word_the_question_hardly_rests_on_is_phrasing(seed_chat):
