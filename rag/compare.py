@@ -47,6 +47,8 @@ _NUMBER = re.compile(r"\d")
 # "Experiments on X show that Y": X is the data, Y the result.
 _FINDING_VERB = re.compile(r",?\s+(?:and\s+)?(?:demonstrate|show|reveal|indicate|confirm|verify|validate|suggest|find)s?"
                            r"(?:\s+that)?\s+", re.I)
+_LEADING_DATA = re.compile(r"^((?:On|Across|Over|Using)\s+[^,]{3,120}?\b(?:benchmarks?|datasets?|tasks|suites?|corpus|corpora)"
+                           r"\b[^,]{0,40}),\s+(.+)$")
 _TRAILING_SUBJECT = re.compile(r"[,\s]+(?:we|they|it|this|these|our (?:results|experiments|findings))$", re.I)
 _CONTRIBUTION = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|formulate"
                            r"|build|construct|curate|study|analy[sz]e|investigate|derive|extend)s?\b", re.I)
@@ -153,10 +155,16 @@ class AspectClassifier:
 
 def _part_for(aspect: str, sentence: str) -> str:
     """The part of "Experiments on X show that Y" an aspect wants: X for data, Y for results; else the sentence."""
+    if aspect not in ("data", "results"):
+        return sentence
     splits = list(_FINDING_VERB.finditer(sentence))
     # "... models validate our theory and show that Y": the verb introducing a "that" clause is the finding's.
     split = next((m for m in splits if m.group().rstrip().endswith("that")), splits[0] if splits else None)
-    if split is None or aspect not in ("data", "results"):
+    if split is None:
+        # "On the Seeing Through Fog benchmark, PhysDNet outperforms ...": the data leads, the result follows
+        lead = _LEADING_DATA.match(sentence)
+        if lead and len(lead.group(2).split()) >= 4:
+            return lead.group(1) if aspect == "data" else lead.group(2)
         return sentence
     before, after = sentence[: split.start()].strip(), sentence[split.end() :].strip()
     before = _TRAILING_SUBJECT.sub("", before)  # "Across three visual tasks, we | show that ...": the data part ends before "we"

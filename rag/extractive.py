@@ -207,12 +207,11 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
     """
     if detail.record:
         return record_detail(paper, detail.record)
+    if detail.shape:
+        return next((text for text, _ in sentences if re.search(detail.shape, text)), None)
     own = {w.lower() for w in re.findall(r"[\w\-]+", paper.name)}
+    supporting = []
     for text, _ in sentences:
-        if detail.shape:
-            if re.search(detail.shape, text):
-                return text
-            continue
         names = [m.group() for m in _PROPER.finditer(text)
                  if m.group().lower() not in own and not _is_everyday_acronym(m.group().rstrip("s"))]
         low = text.lower()
@@ -225,8 +224,12 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
             continue
         if detail.wants_name and not names:
             continue
-        return text
-    return None
+        supporting.append(text)
+    # a named thing is best given where the paper reports its own evaluation, not where it sets the scene ("It is now
+    # common practice to use PyTorch's FSDP to train LLMs" names no model PipeFSDP was evaluated on)
+    if detail.wants_name:
+        return next((text for text in supporting if _EVALUATION.search(text)), supporting[0] if supporting else None)
+    return supporting[0] if supporting else None
 
 
 def record_detail(paper: Paper, record: str) -> str | None:
@@ -234,6 +237,9 @@ def record_detail(paper: Paper, record: str) -> str | None:
     if record == "authors":
         return ", ".join(paper.authors) or None
     return " ".join(str(x) for x in (paper.venue, paper.year) if x) or None
+
+
+_EVALUATION = re.compile(r"\b(?:evaluat\w*|experiments?|benchmark(?:s|ed|ing)?|tested|outperform\w*|results)\b", re.I)
 
 
 def _names_evaluation(text: str, names: list[str]) -> bool:

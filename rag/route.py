@@ -96,6 +96,8 @@ MAX_NAMED = 3
 MAX_MENTIONED = 2
 # A closing question about the paper's content ("... how fast does it run?"), not a bare "Has anyone done that?".
 _CONTENT_ASK = re.compile(r"\b(?:how|what|whats|what's|which|when|where|why|does|do|did|is|are|was|were)\b", re.I)
+# What introduces a baseline a result is measured against: "improve over TorchTitan", "compared with SMI".
+_BASELINE_LEAD = r"\b(?:compared\s+(?:with|to)|relative\s+to|over|than|against)"
 # Words of chat, not of the topic: "Could you tell me ...", "point me to it".
 _CHAT_WORDS = frozenset("tell point show give help let like please thanks thank wondering curious roughly".split())
 # A capitalised word after a lower-case one or a comma: a name, not a sentence's first word.
@@ -270,9 +272,12 @@ class QuestionRouter:
         and FlashAttention"): the answer says so instead of describing PatchKV as if that were the comparison."""
         if len(pinned) != 1 or not COMPARE_CUE.search(question):
             return []
-        # a well-known acronym is what the papers work on ("... sparse model inversion for ViTs"), not a paper
+        # a well-known acronym is what the papers work on ("... sparse model inversion for ViTs"), not a paper; nor is
+        # the baseline the paper itself measures against ("How much does PipeFSDP improve over TorchTitan?")
+        own = self.chat.catalog.lower_texts()[pinned[0]]
         return [term for term in coined_terms(question, self.chat.catalog.mentions(question))
-                if not self.chat.catalog.named_in(term)]
+                if not self.chat.catalog.named_in(term)
+                and not (term.lower() in own and re.search(rf"{_BASELINE_LEAD}\s+(?:the\s+)?{re.escape(term)}\b", question, re.I))]
 
     def mentioned(self, question: str, filters: PaperFilters | None, everyday: bool = False) -> list[str]:
         """Papers whose abstract uses a made-up term of the question ("What is OR-GIGPO?"), when only a few do;

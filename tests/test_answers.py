@@ -113,6 +113,15 @@ def test_a_position_papers_approach_is_its_argument(seed_chat):
     assert "not described in a single sentence" not in answer.text
 
 
+def test_a_benchmark_leading_a_result_fills_the_data_cell(seed_chat):
+    """"On the Seeing Through Fog benchmark, PhysDNet outperforms ...": the benchmark is PhysDNet's data, the rest its
+    result (the data cell said "not stated")."""
+    answer = seed_chat.ask("Compare the efficiency gains reported by Patch Rebirth Inversion and PhysDNet.")
+    physdnet = next(row for row in answer.table if row["paper"] == "PhysDNet")
+    assert physdnet["data"] == "On the Seeing Through Fog benchmark", physdnet
+    assert physdnet["results"].startswith("PhysDNet outperforms competitors by 1.67 dB"), physdnet
+
+
 def test_a_data_cell_is_never_a_sentence_about_prior_work(seed_chat):
     answer = seed_chat.ask("How do PhysVista and PhyProbe differ in what they evaluate?")
     phyprobe = next(row for row in answer.table if row["paper"] == PHYPROBE)
@@ -385,6 +394,15 @@ def test_a_well_known_acronym_beside_a_compared_paper_is_no_missing_paper(seed_c
     assert "not among the loaded papers" not in answer.text and _cited(answer)[0] == "Patch Rebirth Inversion (PRI)"
 
 
+def test_the_baseline_a_paper_measures_against_is_no_missing_paper(seed_chat):
+    """PipeFSDP's abstract reports its gains over TorchTitan: asking by how much is a lookup, not a comparison with a
+    paper that is not loaded."""
+    answer = seed_chat.ask("By how much does PipeFSDP improve Model FLOPs Utilization and memory consumption compared "
+                           "with TorchTitan?")
+    assert "not among the loaded papers" not in answer.text and _cited(answer) == [PIPEFSDP], answer.text
+    assert "1.28×" in answer.text
+
+
 def test_a_group_of_papers_named_by_topic_is_compared(seed_chat):
     answer = seed_chat.ask("Compare the papers about memorization")
     assert answer.kind == "comparison" and len(answer.table) >= 2
@@ -592,6 +610,13 @@ def test_a_detail_the_question_describes_is_not_asked_for(seed_chat, question, n
     """"these authors argue", "how many run logs you feed": the asker describes the paper; they ask which it is."""
     answer = seed_chat.ask(question)
     assert answer.kind == "lookup" and _cited(answer)[0] == name, answer.text
+
+
+def test_models_evaluated_are_quoted_from_the_evaluation_not_the_setting(seed_chat):
+    """"on which models?": PipeFSDP's first sentence names PyTorch and LLMs while setting the scene; the sentence on
+    its evaluation ("dense and sparse LLMs (Llama3, Qwen3, and Qwen3-MoE)") answers."""
+    answer = seed_chat.ask("What gains did PipeFSDP report, and on which models?")
+    assert answer.citations[0].quote.startswith("Empirical evaluations on both dense and sparse LLMs"), answer.text
 
 
 def test_whether_a_backbone_is_frozen_is_no_question_of_its_name(seed_chat):
