@@ -16,6 +16,9 @@ class QuestionKind(str, Enum):
     WHICH = "which"  # every paper that matches a description
 
 
+# Two papers described as "one ..., the other ...".
+_ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?),\s*(?:and\s+|while\s+|whereas\s+)?the other\s+(?P<other>[^?.;:,]+)",
+                            re.I)
 COMPARE_CUE = re.compile(
     r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper))\b"
     # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
@@ -24,7 +27,7 @@ COMPARE_CUE = re.compile(
     # the choice asked after the papers: "the deblurring paper or the fog removal one: which is faster?"
     r"|\bor\b[^?:]*(?::|\s[-\u2013\u2014]+)\s*which(?:\s+one)?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
     # "one plugs a module into the vision encoder, the other gives the model tools": two papers set side by side
-    r"|\bone\s+[^?.;]+?,\s*(?:and\s+|while\s+|whereas\s+)?the other\b"
+    rf"|{_ONE_THE_OTHER.pattern}"
     # "Between the physics benchmark and the pathology one, which is bigger?"
     r"|^\W*between\s+(?!(?:19|20)\d\d\b)[^?]*\band\b[^?]*,\s*which\b",
     re.I,
@@ -60,9 +63,6 @@ WHICH_QUESTION = re.compile(
     r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b",
     re.I,
 )
-# Two papers described as "one ..., the other ...".
-_ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?),\s*(?:and\s+|while\s+|whereas\s+)?the other\s+(?P<other>[^?.;:,]+)",
-                            re.I)
 # Where the list of compared papers is split into sides.
 _SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+|\s+between\s+", re.I)
 _COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*|differ\w*)\s+(?:it\s+|them\s+)?(?:to|with|against|from)\s+", re.I)
