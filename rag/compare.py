@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -295,17 +295,20 @@ def _cell(cell: Cell, n: int) -> str:
 def compare_papers(
     question: str, question_vec: np.ndarray, papers: list[Paper], sentences: dict[str, list[tuple[str, object]]],
     classifier: AspectClassifier, stats: TermStats, details: Sequence[DetailAsk] = (),
+    asked: Mapping[str, tuple[str, np.ndarray, Sequence[DetailAsk]]] = {},
 ) -> Comparison:
     """The comparison table (one row per paper, in the given order) and an offline, cited synthesis; ``details``
-    asked of each paper ("how many models each one evaluated") are answered from the sentence stating them."""
+    asked of each paper ("how many models each one evaluated") are answered from the sentence stating them. A paper
+    with its own part of the question in ``asked`` (paper id -> that part, its vector and details) is answered on it."""
     cites = CitationBuilder()
     rows, focus, unstated = [], [], []
     other_names = set().union(*(content_words(p.name) for p in papers))
     for paper in papers:
         own = sentences.get(paper.paper_id, [])
-        ranked = [r for r in rank_sentences(question_vec, question, own, ignore=other_names, answering=True)
+        own_question, own_vec, own_details = asked.get(paper.paper_id, (question, question_vec, details))
+        ranked = [r for r in rank_sentences(own_vec, own_question, own, ignore=other_names, answering=True)
                   if not states_nothing(r.text)]
-        support = [(d.phrase, detail_support(d, paper, own)) for d in details]
+        support = [(d.phrase, detail_support(d, paper, own)) for d in own_details]
         stated = [text for _, text in support if text]
         best = stated[0] if stated else ranked[0].text if ranked else (own[0][0] if own else paper.text)
         n = cites.cite(paper, best)

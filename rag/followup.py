@@ -212,6 +212,14 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
         index = _ORDINAL_INDEX[ordinal.group(1).lower()]
         if index < len(sequence):
             paper = sequence[index]
+            # "for the first one what did they validate it on, and for the second what bound do they prove?": each
+            # ordinal names its paper
+            more = [(m, sequence[i]) for m in list(_ORDINAL.finditer(question))[1:]
+                    if (i := _ORDINAL_INDEX[m.group(1).lower()]) < len(sequence) and sequence[i] != paper]
+            if more:
+                for match, other_paper in reversed(more):
+                    question = _replace(question, match, other_paper.name)
+                return Resolution(_replace(question, ordinal, paper.name), [paper, *(p for _, p in more)])
             rewritten = _ask_again(question, ordinal, paper.name, history, catalog)
             return Resolution(rewritten or _replace(question, ordinal, paper.name), [paper])
 

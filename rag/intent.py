@@ -199,6 +199,36 @@ def asked_aspects(question: str) -> list[str]:
     return asked or (["approach", "results"] if _DESCRIBE_ASK.match(question.strip()) else [])
 
 
+# Where a question asking something different of each paper moves on to the next one: "What datasets does PickMoment
+# use, and how fast does PhysDNet run?"
+_CLAUSE_BREAK = re.compile(r"[;?]\s+|,\s*(?:and|but|while|whereas)\s+|\s+and\s+(?=(?:for|what|how|which|does|did|is|are"
+                           r"|was|were|who|when|where|why)\b)", re.I)
+
+
+def asked_of_each(question: str, mentions: list[tuple[int, int, str]]) -> dict[str, str]:
+    """The part of the question asked of each paper, its name left out (every sentence of that paper has it), when it
+    asks each its own thing in a clause naming that paper alone ("for PickMoment what did they validate it on, and
+    for PhysDNet how fast does it run?"); else empty."""
+    starts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(question)]
+    ends = [m.start() for m in _CLAUSE_BREAK.finditer(question)] + [len(question)]
+    asked: dict[str, str] = {}
+    for start, end in zip(starts, ends):
+        spans = sorted((a, min(b, end)) for a, b, _ in mentions if start <= a < end)
+        named = {pid for a, _, pid in mentions if start <= a < end}
+        if len(named) > 1:
+            return {}
+        if named:
+            pid = named.pop()
+            if pid in asked:
+                return {}
+            pieces, at = [], start
+            for a, b in spans:
+                pieces.append(question[at:max(a, at)])
+                at = max(at, b)
+            asked[pid] = " ".join(" ".join(pieces + [question[at:end]]).split())
+    return asked if len(asked) > 1 else {}
+
+
 def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list[str]:
     """The compared papers the question describes instead of naming, one sub-query each.
 

@@ -20,8 +20,8 @@ from rag.extractive import (
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
 from rag.intent import (
-    COMPARE_CUE, DetailAsk, Intent, QuestionKind, asked_years, asks_collection_size, asks_for_collection, classify,
-    coined_terms, listing_topic, without_kind_typos,
+    COMPARE_CUE, DetailAsk, Intent, QuestionKind, asked_details, asked_of_each, asked_years, asks_collection_size,
+    asks_for_collection, classify, coined_terms, listing_topic, without_kind_typos,
 )
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
@@ -166,7 +166,9 @@ class QuestionRouter:
 
         @cache  # resolving one follow-up may look up the same part of a hand-written answer more than once
         def find(text: str) -> list[Paper]:
-            return [h.paper for h in self.chat.retrieve_hits(text, 3, filters) if h.relevance >= self.min_rel]
+            # rescored as a question is: among thousands of papers a description has near-twins
+            scored = self.rescore(text, self.chat.retrieve_hits(text, RESCORE_POOL, filters))
+            return [h.paper for _, h in scored if h.relevance >= self.min_rel][:3]
 
         resolution = resolve_followup(question, history, self.chat.catalog, find)
         if self.settings.llm.backend == "extractive":
@@ -494,8 +496,14 @@ class QuestionRouter:
         hits = self.hits(question, k, filters, ids)
         papers = [self.chat.catalog.papers[pid] for pid in ids]
         sentences = self.chat.store.sentences(ids)
+        # where each paper is named: by a name the catalog knows, or by its full name (a follow-up's rewrite)
+        named_at = self.chat.catalog.mentions(question) + [
+            (at, at + len(p.name), p.paper_id) for p in papers if (at := question.lower().find(p.name.lower())) >= 0]
+        parts = asked_of_each(question, named_at)
+        asked = {pid: (part, self._query_vec(part), asked_details(part)) for pid, part in parts.items()
+                 if pid in ids} if set(ids) <= parts.keys() else {}
         comparison = compare_papers(question, self._query_vec(question), papers, sentences,
-                                    self.chat.aspect_classifier, self.chat.term_stats, details)
+                                    self.chat.aspect_classifier, self.chat.term_stats, details, asked)
         answer = Answer(
             text=comparison.text(), citations=comparison.cites.citations,
             papers=papers + [h.paper for h in hits if h.paper.paper_id not in ids],

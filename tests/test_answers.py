@@ -371,6 +371,17 @@ def test_elliptical_follow_up_asks_the_previous_question_of_the_next_paper_in_th
     assert what.rewritten == "What is PatchKV?"
 
 
+def test_a_follow_up_asking_each_paper_its_own_thing_by_ordinal(seed_chat):
+    """"the first one ..., and the second one ...": both ordinals are resolved (only the first was), and each paper
+    is answered on its own part of the question: PhysDNet on how fast it runs, PickMoment on its datasets."""
+    history = [("Are there papers on image restoration?",
+                "Yes: PickMoment for motion deblurring, and PhysDNet for dehazing with NIR images and LiDAR depth.")]
+    answer = seed_chat.ask("What datasets does the first one use, and how fast does the second one run?", history=history)
+    assert answer.kind == "comparison" and _cited(answer) == [PICKMOMENT, "PhysDNet"], answer.text
+    on_the_question = answer.text.split("**On the question:**")[1]
+    assert "GoPro and HIDE" in on_the_question and "29/45/99 FPS" in on_the_question, on_the_question
+
+
 def test_follow_up_that_compares_the_paper_in_focus_with_a_named_one(seed_chat):
     history = [("What does PipeFSDP improve?", seed_chat.ask("What does PipeFSDP improve?").text)]
     answer = seed_chat.ask("And how does that compare with PatchKV?", history=history)
@@ -702,14 +713,21 @@ def test_every_answer_kind_quotes_its_citations(seed_chat):
 
 
 # ---- among distractors ----
+# NeurIPS papers on nearly what two seed papers do (unrolled differentiation, runtime analysis of MOEA/D), added to
+# the distractors: a description of a seed paper must still find it, not its twin.
+NEAR_TWINS = ("One-step differentiation of iterative algorithms", "Rigorous Runtime Analysis of MOEA/D")
+
+
 def _shared_records(limit: int) -> list[str]:
     with SHARED_CORPUS.open(encoding="utf-8") as f:
-        return [line for _, line in zip(range(limit), f)]
+        lines = f.readlines()
+    twins = [line for line in lines[limit:] if json.loads(line).get("title", "").startswith(NEAR_TWINS)]
+    return lines[:limit] + twins
 
 
 @pytest.fixture(scope="module")
 def crowded_store(seed_store_dir, tmp_path_factory) -> Path:
-    """The seed store plus the first DISTRACTORS records of the shared NeurIPS corpus."""
+    """The seed store plus the first DISTRACTORS records of the shared NeurIPS corpus and the NEAR_TWINS."""
     if not SHARED_CORPUS.is_file():
         pytest.skip(f"shared corpus not found at {SHARED_CORPUS}")
     from rag import PaperChat
@@ -719,8 +737,24 @@ def crowded_store(seed_store_dir, tmp_path_factory) -> Path:
     extra = root / "distractors.jsonl"
     extra.write_text("".join(_shared_records(DISTRACTORS)), encoding="utf-8")
     report = PaperChat(store_dir=root / "store").ingest([extra])
-    assert report.added + report.unchanged == DISTRACTORS
+    assert report.added + report.unchanged == DISTRACTORS + len(NEAR_TWINS)
     return root / "store"
+
+
+def test_papers_an_earlier_answer_describes_are_found_over_their_near_twins(crowded_store):
+    """The history describes two seed papers without naming them; NeurIPS papers on nearly the same (one-step
+    differentiation of iterative algorithms, a runtime analysis of MOEA/D) were taken for them."""
+    from rag import PaperChat
+
+    history = [("any theory papers about optimization algorithms?",
+                "Two are relevant. One analyzes differentiating through iterative algorithms (unrolling), explains why "
+                "the derivative iterates first move away from the true Jacobian, and shows that truncating the early "
+                "iterations helps and also saves memory. The other is a runtime analysis of a decomposition-based "
+                "multi-objective evolutionary algorithm, studying whether exchanging solutions between subproblems "
+                "speeds it up.")]
+    answer = PaperChat(store_dir=crowded_store).ask("how do they differ?", history=history)
+    assert _cited(answer) == ["Curse of unrolling", "How the mutation-based MOEA/D solves the classic OMM benchmark"], (
+        answer.text)
 
 
 def test_years_in_the_question_filter_the_papers(crowded_store):
@@ -736,7 +770,7 @@ def test_years_in_the_question_filter_the_papers(crowded_store):
     none = chat.ask("Which papers before 2010 study KV cache compression?")
     assert none.refused and "No loaded paper is from before 2010." in none.text
     count = chat.ask("How many papers from 2023 are there?")
-    assert count.text.startswith(f"{DISTRACTORS:,} of the loaded papers are from 2023"), count.text
+    assert count.text.startswith(f"{DISTRACTORS + len(NEAR_TWINS):,} of the loaded papers are from 2023"), count.text
 
 
 def test_how_many_papers_are_loaded(seed_chat):
@@ -767,7 +801,7 @@ def test_named_paper_routes_first_among_distractors(crowded_store, question, nam
     from rag import PaperChat
 
     chat = PaperChat(store_dir=crowded_store)
-    assert len(chat.papers()) == 38 + DISTRACTORS
+    assert len(chat.papers()) == 38 + DISTRACTORS + len(NEAR_TWINS)
     answer = chat.ask(question)
     assert answer.papers[0].name == name and _cited(answer)[0] == name
 
