@@ -69,11 +69,12 @@ _COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*|differ\w*)\s+(?:it\s+|them
 _COMPARE_THEN_WITH = re.compile(r"\b((?:compar|contrast)\w*\b.*?)\s+(?:with|against)\s+", re.I)
 _VERSUS = re.compile(r"\s(?:vs\.?|versus)\s", re.I)
 # A side ends where the question about it starts.
+_AFTER_PAPER_NOUN = r"(?<!paper)(?<!\bone)(?<!work)(?<!study)"
 _SIDE_END = re.compile(
-    r"(?<!paper)(?<!\bone)(?<!work)(?<!study)\s+comparing\b"  # "the paper comparing X with Y" describes a paper
+    rf"{_AFTER_PAPER_NOUN}\s+comparing\b"  # "the paper comparing X with Y" describes a paper
     r"|\s+(?:compar(?!ing)\w*|differ\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
     r"|are|is|relate|stack up|deal|use|rely|have|has|share)\b|[:?.!(]|\s[-\u2013\u2014]+\s"  # or a dash
-    r"|(?<!paper)(?<!\bone)(?<!work)(?<!study)(?<!that)(?<!which)\s+claim\w*\b",  # "the paper claiming ..." describes
+    rf"|{_AFTER_PAPER_NOUN}(?<!that)(?<!which)\s+claim\w*\b",  # so does "the paper claiming ..."
     re.I,
 )
 _SIDE_LEAD = re.compile(
@@ -209,8 +210,9 @@ def asked_of_each(question: str, mentions: list[tuple[int, int, str]]) -> dict[s
     """The part of the question asked of each paper, its name left out (every sentence of that paper has it), when it
     asks each its own thing in a clause naming that paper alone ("for PickMoment what did they validate it on, and
     for PhysDNet how fast does it run?"); else empty."""
-    starts = [0] + [m.end() for m in _CLAUSE_BREAK.finditer(question)]
-    ends = [m.start() for m in _CLAUSE_BREAK.finditer(question)] + [len(question)]
+    breaks = list(_CLAUSE_BREAK.finditer(question))
+    starts = [0] + [m.end() for m in breaks]
+    ends = [m.start() for m in breaks] + [len(question)]
     asked: dict[str, str] = {}
     for start, end in zip(starts, ends):
         spans = sorted((a, min(b, end)) for a, b, _ in mentions if start <= a < end)
