@@ -98,8 +98,9 @@ MAX_MENTIONED = 2
 _CONTENT_ASK = re.compile(r"\b(?:how|what|whats|what's|which|when|where|why|does|do|did|is|are|was|were)\b", re.I)
 # What introduces a baseline a result is measured against: "improve over TorchTitan", "compared with SMI".
 _BASELINE_LEAD = r"\b(?:compared\s+(?:with|to)|relative\s+to|over|than|against)"
-# Words of chat, not of the topic: "Could you tell me ...", "point me to it".
-_CHAT_WORDS = frozenset("tell point show give help let like please thanks thank wondering curious roughly".split())
+# Words of chat, not of the topic, that question_terms keeps ("tell", "show", "let" are asking words already):
+# "Could you point me to it", "I'm curious".
+_CHAT_WORDS = frozenset("point help like please thanks thank wondering curious roughly".split())
 # A capitalised word after a lower-case one or a comma: a name, not a sentence's first word.
 _MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'])")
 
