@@ -16,9 +16,9 @@ class QuestionKind(str, Enum):
     WHICH = "which"  # every paper that matches a description
 
 
-# Two papers described as "one ..., the other ...".
-_ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?),\s*(?:and\s+|while\s+|whereas\s+)?the other\s+(?P<other>[^?.;:,]+)",
-                            re.I)
+# Two papers described as "one ..., the other ..." (or "another ...").
+_ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?)[,;.]\s*(?:and\s+|while\s+|whereas\s+)?"
+                            r"(?:the other|another|a second|the second)\s+(?P<other>[^?.;:,]+)", re.I)
 COMPARE_CUE = re.compile(
     r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper))\b"
     # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
@@ -384,8 +384,21 @@ _NAME_AFTER = (r"(?:\s*[\u2014:(]|\s+[-\u2013]\s|,?\s+(?:such as|including|namel
                r"|[A-Z][a-z]+\b))")
 
 
+# Where a statement ends and the next sentence starts ("I remember a paper on X. What bound did it prove?").
+_STATEMENT_END = re.compile(r"(?<=[a-z0-9)][.!])\s+(?=[A-Z])")
+
+
+def asking_sentences(question: str) -> str:
+    """The sentences of a question that ask (end in "?"), when others only describe: "I vaguely remember a paper
+    proving that an evolutionary optimizer gets faster. What runtime bound did they prove?" asks for no optimizer."""
+    sentences = _STATEMENT_END.split(question.strip())
+    asking = [s for s in sentences if s.rstrip().endswith("?")]
+    return " ".join(asking) if asking and len(asking) < len(sentences) else question
+
+
 def asked_details(question: str) -> list[DetailAsk]:
     """The specific details (numbers, settings, named resources, authors and venue) a question asks for, if any."""
+    question = asking_sentences(question)
     found, counted = [], []  # counted: where a specific pattern asks for a number
     for pattern, phrase, terms, number, name, shape in _DETAILS:
         if match := re.search(pattern, question, re.I):  # "{asked}": the asker's word for it ("accuracy", "PSNR")
@@ -445,6 +458,9 @@ def coined_terms(question: str, mentions: list[tuple[int, int, str]] = (), every
         word = match.group()
         if any(a <= match.start() < b for a, b, _ in mentions) or (not everyday and _is_everyday_acronym(word)):
             continue
+        parts = word.split("-")
+        if not everyday and len(parts) > 1 and all((p.isalpha() and p.islower()) or _is_everyday_acronym(p) for p in parts):
+            continue  # "AI-generated", "LLM-based": an everyday acronym in an English compound
         letters = [c for c in word if c.isalpha()]
         inner_caps = any(c.isupper() for c in word[1:]) and not word.isupper()
         all_caps = len(letters) >= 3 and all(c.isupper() for c in letters)
