@@ -250,7 +250,8 @@ def shared_terms(papers: list[Paper], stats: TermStats, top: int = 4) -> list[st
     common = set(terms[0]).intersection(*terms[1:]) if len(terms) > 1 else set()
     everyday = dictionary_words()
     common = {t for t in common if " " in t or terms[0][t].lower() not in everyday or all(u[t] > 1 for u in uses)}
-    return [terms[0][t] for t in _pick(sorted(common, key=lambda t: _rarity(t, stats), reverse=True), top)]
+    # ties broken by the term itself: a set's order changes from run to run, and so would the answer
+    return [terms[0][t] for t in _pick(sorted(common, key=lambda t: (-_rarity(t, stats), t)), top)]
 
 
 def _pick(keys: list[str], top: int) -> list[str]:

@@ -7,9 +7,11 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
+from Stemmer import Stemmer
 
 from rag.acronyms import field_acronyms
 from rag.intent import DetailAsk
@@ -40,6 +42,16 @@ _AMOUNT_ASK = re.compile(r"\b(?:how (?:much|many|fast|large|big|long|quickly)|by
                          r"|reduc\w+|improve\w*|gains?|accuracy|percent\w*|longest|largest|biggest|highest|lowest"
                          r"|smallest|fastest|maximum|minimum|power|watts?|latency|throughput)\b", re.I)
 AMOUNT_BONUS = 0.15
+# The thing a question asks for by name ("Which training losses does it use?", "What runtime bound did they prove?"):
+# when few of the abstract's sentences name it, those gain HEAD_BONUS as the answer's sentences are picked (a word
+# most sentences use, "models" or "VLMs", singles out none).
+_AUXILIARY = r"(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would)\b"
+_ASKED_HEAD = re.compile(rf"(?:^|[.?!,;:\u2013\u2014-]\s*)\W*(?:which|what)\s+(?:kinds?\s+of\s+|types?\s+of\s+|sorts?\s+of\s+)?"
+                         rf"(?:(?!{_AUXILIARY})[\w-]+\s+){{0,2}}?(?!{_AUXILIARY})(?P<head>[a-z][\w-]*)\s+{_AUXILIARY}", re.I)
+HEAD_BONUS = 0.1
+# Asked-for things too general to single out a sentence ("Which models did they test?"; an acronym, "VLMs", likewise).
+_GENERIC_HEADS = frozenset("model models method methods approach approaches paper papers work one ones thing things"
+                           .split())
 # A refusal names the papers whose best sentence is at least this similar to the question as the closest ones: "KV
 # cache compression for speech models" is near PatchKV (0.57); "robot grasping with tactile sensors" is near none of
 # the seeds (0.29 at best), and naming a physics benchmark there would only mislead.
@@ -68,6 +80,21 @@ def _prefix(word: str) -> str:
     return word[:PREFIX_LETTERS] if len(word) > PREFIX_LETTERS else word
 
 
+_snowball = Stemmer("english").stemWord
+
+
+@lru_cache(maxsize=1 << 18)  # a corpus has far fewer distinct words than words
+def snowball_stem(word: str) -> str:
+    """Snowball stem, spelled one way for British and American English ("quantisation" ~ "quantization")."""
+    return _snowball(word).replace("z", "s").replace("our", "or")
+
+
+def _stem_prefix(word: str) -> str:
+    """A finer match key for picking quotes: the first letters of the word's stem, so "losses" meets "loss" and
+    "trained" meets "training" (relevance cut-offs were calibrated on ``_prefix``, so papers are scored on that)."""
+    return snowball_stem(word)[:PREFIX_LETTERS]
+
+
 @dataclass
 class ScoredSentence:
     index: int
@@ -80,20 +107,27 @@ def rank_sentences(question_vec: np.ndarray, question: str, sentences: list[tupl
     """Sentences of one paper, best answer to the question first. ``answering``: picking what an answer quotes, not
     scoring the paper; a sentence with a number answers a how-much question best, and an acronym the abstract
     defined stands for its long form ("learning in PC is more efficient than BP" is about predictive coding)."""
-    q_words = {_prefix(w) for w in content_words(question) - ignore}
+    key = _stem_prefix if answering else _prefix
+    q_words = {key(w) for w in content_words(question) - ignore}
     wants_amount = answering and _AMOUNT_ASK.search(question) is not None
+    heads = {key(m.group("head").lower()) for m in _ASKED_HEAD.finditer(question)
+             if not re.search(r"[A-Z]{2}", m.group("head")) and m.group("head").lower() not in _GENERIC_HEADS} - {key(w) for w in ignore} \
+        if answering else set()
     # the abstract's own definitions first, then the field's ("NPUs": neural processing units)
     abstract = " ".join(t for t, _ in sentences) if answering else ""
     defined = {**{a: forms[0] for a, forms in field_acronyms().items() if a in abstract},
                **defined_acronyms(abstract)} if answering else {}
     acronyms = {re.compile(rf"\b{re.escape(a)}s?\b"): content_words(long) for a, long in defined.items()}
+    naming_head = [bool(heads & {key(w) for w in content_words(text)}) for text, _ in sentences]
+    if sum(naming_head) > max(1, len(sentences) // 3):
+        naming_head = [False] * len(sentences)
     scored = []
     for i, (text, vector) in enumerate(sentences):
         cosine = float(np.dot(question_vec, np.asarray(vector, dtype=np.float32)))
         words = content_words(text).union(*(long for a, long in acronyms.items() if a.search(text)))
-        overlap = len(q_words & {_prefix(w) for w in words}) / len(q_words) if q_words else 0.0
+        overlap = len(q_words & {key(w) for w in words}) / len(q_words) if q_words else 0.0
         amount = AMOUNT_BONUS if wants_amount and _QUANTITY.search(text) else 0.0
-        scored.append(ScoredSentence(i, text, cosine + LEXICAL_WEIGHT * overlap + amount))
+        scored.append(ScoredSentence(i, text, cosine + LEXICAL_WEIGHT * overlap + amount + HEAD_BONUS * naming_head[i]))
     return sorted(scored, key=lambda s: s.score, reverse=True)
 
 

@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 import numpy as np
-import Stemmer
 
 from rag.acronyms import field_acronyms, unit_names
 from rag.extractive import content_words
+from rag.extractive import snowball_stem as _stem
 from store.embed import TOKENIZER_PATH
 from store.naming import defined_acronyms
 
@@ -68,13 +68,6 @@ DEFINITION_REACH = 120
 # Words that end the phrases an "or" joins ("images or video from ...", "representations or information flow inside").
 _PHRASE_END = frozenset("""in on from for with of to by that which who and or as at into via using than inside across
     between among within under over about without beyond toward towards through such like where when while""".split())
-_snowball = Stemmer.Stemmer("english").stemWord
-
-
-@lru_cache(maxsize=1 << 18)  # a corpus has far fewer distinct words than words
-def _stem(word: str) -> str:
-    """Snowball stem, spelled one way for British and American English ("quantisation" ~ "quantization")."""
-    return _snowball(word).replace("z", "s").replace("our", "or")
 
 
 def prefix_key(word: str) -> str:

@@ -89,6 +89,13 @@ def test_papers_described_as_one_and_the_other_are_compared(seed_chat):
     assert _cited(answer) == ["Patch-for-Patch (P4P)", "PERception-Interaction-reason Agent (PERIA)"], answer.text
 
 
+def test_papers_described_as_one_and_another_are_compared(seed_chat):
+    answer = seed_chat.ask("One paper removes spurious object-background associations in large VLMs through unlearning, "
+                           "another explains image-triggered jailbreaks as a shift in representation space. Does each "
+                           "fix its problem at training time or at inference time?")
+    assert answer.kind == "comparison" and _cited(answer) == ["PURGE", "JRS-Rem"], answer.text
+
+
 def test_what_a_paper_is_keeps_its_whole_list(seed_chat):
     """"PURGE, a framework for constructing, benchmarking, and mitigating ...": the list's last item stays (was cut
     at ", and")."""
@@ -526,6 +533,31 @@ def test_the_closing_question_of_a_description_is_answered_first(seed_chat):
         answer.text)
     which = seed_chat.ask("I remember a fog-removal network that fuses near-infrared images with lidar. Which one was it?")
     assert _cited(which) == ["PhysDNet"] and "NPUs" not in which.text.split(" [1]")[0], which.text
+
+
+def test_the_closing_question_names_the_thing_whose_sentence_leads(seed_chat):
+    """"Which training losses": the sentence listing the losses leads, though "loss" is not "losses" letter for
+    letter and another sentence shares the description's words."""
+    answer = seed_chat.ask("There's a deblurring paper that models a blurry photo as the average of sharp frames over "
+                           "the exposure window, so you can query any sub-interval of time. Which training losses does it "
+                           "use?")
+    assert _cited(answer) == ["PickMoment"] and "an additivity loss" in answer.text.split(" [1]")[0], answer.text
+
+
+def test_an_everyday_acronym_compound_points_to_no_paper(seed_chat):
+    """"AI-generated" is English, not a made-up name: PhysVista using it does not make it the benchmark described."""
+    answer = seed_chat.ask("that benchmark about recovering the text prompt behind an AI-generated video - how many "
+                           "user prompts was it built from, and what's the top model's score?")
+    assert _cited(answer) == ["VI-Bench"] and "16.1 million" in answer.text, answer.text
+
+
+def test_a_word_in_the_description_is_no_detail_asked_for(seed_chat):
+    """The optimizer is how the asker remembers the paper; the question is the runtime bound, which the abstract
+    gives."""
+    answer = seed_chat.ask("I vaguely remember a theory paper proving that a decomposition-based evolutionary "
+                           "multi-objective optimizer gets faster when neighbouring subproblems share their solutions. "
+                           "What runtime bound did they prove, and how does it compare with no sharing?")
+    assert answer.kind == "lookup" and "Θ(n^2)" in answer.text, answer.text
 
 
 def test_things_an_abstract_only_counts_are_not_named_from_it(seed_chat):
