@@ -358,8 +358,8 @@ def _synthesis(rows: list[Row], focus: list[str], stats: TermStats, sentences: d
     parts = []
     if shared:
         parts.append(f"**In common:** {both.lower()} deal with {_join(shared)} {all_marks}.")
-    else:
-        parts.append(f"**In common:** their abstracts share no distinctive terms, so they address different topics {all_marks}.")
+    else:  # no verdict on their topics: a shared method or stance may be worded differently in each
+        parts.append(f"**In common:** their abstracts share no distinctive terms {all_marks}.")
     stated = [a for a in ASPECTS if all(r.cells[a].text != NOT_STATED for r in rows)]
     missing = [(r, a) for r in rows for a in ("data", "results") if r.cells[a].text == NOT_STATED]
     if "data" in stated and "results" in stated:

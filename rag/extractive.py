@@ -125,6 +125,8 @@ def rank_sentences(question_vec: np.ndarray, question: str, sentences: list[tupl
     for i, (text, vector) in enumerate(sentences):
         cosine = float(np.dot(question_vec, np.asarray(vector, dtype=np.float32)))
         words = content_words(text).union(*(long for a, long in acronyms.items() if a.search(text)))
+        if answering:  # "training-free" says "training" too (a stem of the whole word would not)
+            words |= {part for w in words if "-" in w for part in w.split("-") if len(part) > 1}
         overlap = len(q_words & {key(w) for w in words}) / len(q_words) if q_words else 0.0
         amount = AMOUNT_BONUS if wants_amount and _QUANTITY.search(text) else 0.0
         scored.append(ScoredSentence(i, text, cosine + LEXICAL_WEIGHT * overlap + amount + HEAD_BONUS * naming_head[i]))

@@ -511,6 +511,7 @@ _LIST_LEAD = re.compile(
     r"|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
     r"|(?:any\s+)?(?:papers|works|studies|work))\s*"
     r"(?:(?:are|is|that|which|do|does|where|whose\s+(?:main\s+)?(?:contribution|focus|topic)\s+is(?:\s+an?)?)\s+)?"
+    r"(?:(?:mainly|mostly|primarily|chiefly|largely|specifically|directly)\s+)?"  # "are mainly about X": X
     r"(?:(?:about|on|related\s+to|relating\s+to|regarding|concerning|to\s+do\s+with)\s+)?",
     re.I,
 )

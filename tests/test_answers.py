@@ -551,6 +551,12 @@ def test_an_everyday_acronym_compound_points_to_no_paper(seed_chat):
     assert _cited(answer) == ["VI-Bench"] and "16.1 million" in answer.text, answer.text
 
 
+def test_the_question_after_a_dash_is_answered_first(seed_chat):
+    answer = seed_chat.ask("Remind me of the fix proposed in that graph neural network calibration paper which says GNNs "
+                           "are usually under-confident - what simple change do they make to the training?")
+    assert "reducing the weight decay" in answer.text.split(" [1]")[0], answer.text
+
+
 def test_a_word_in_the_description_is_no_detail_asked_for(seed_chat):
     """The optimizer is how the asker remembers the paper; the question is the runtime bound, which the abstract
     gives."""
