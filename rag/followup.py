@@ -51,7 +51,8 @@ _ELLIPSIS = re.compile(r"^\W*(?:(?:and|ok|okay|so|now)\W+)*(?:(?:what|how)\s+abo
 _MAX_PLURAL = 3
 # A hand-written answer that describes several papers ("Two stand out: one ..., and another ...") is read part by part.
 _SEVERAL = re.compile(r"\b(?:another|the other|the second|the latter)\b"
-                      r"|\b(?:two|three|both)\b(?=[^.]*\b(?:papers?|works?|stand out|of them|studies)\b)", re.I)
+                      r"|\b(?:two|three|both)\b(?=[^.]*\b(?:papers?|works?|stand out|of them|studies)\b)"
+                      r"|(?:^|[.;:]\s+)(?:second(?:ly)?|next|then)\s*,", re.I)  # "First, PAF, .... Second, a method ..."
 _PARTS = re.compile(r"(?<=[.;:])\s+|,?\s+(?:and|while|whereas)\s+(?=(?:another|the other|the second|one|a second)\b)"
                     r"|,\s+(?=(?:another|the other|the second)\b)", re.I)
 _PART_MIN_WORDS = 3
@@ -95,13 +96,14 @@ def papers_in_focus(history: History, catalog: PaperCatalog,
     return [], False
 
 
-def _described_papers(answer: str, find: Callable[[str], list[Paper]]) -> list[Paper]:
-    """The papers an answer describes one after another without naming them ("one analyzes token dynamics ..., and
-    another studies axial attention"): the paper found for each part, in order."""
+def _described_papers(answer: str, catalog: PaperCatalog, find: Callable[[str], list[Paper]]) -> list[Paper]:
+    """The papers an answer describes one after another ("one analyzes token dynamics ..., and another studies axial
+    attention"; "First, PAF, a plug-in .... Second, a method that predicts scene graphs ..."): for each part, the paper
+    it names, or else the paper found for it, in order."""
     papers: dict[str, Paper] = {}
     for part in _PARTS.split(answer):
         if len(content_words(part)) >= _PART_MIN_WORDS and not part.rstrip().endswith(":"):  # not "Two stand out:"
-            for paper in find(part)[:1]:
+            for paper in (_papers_in_text(part, catalog) or find(part))[:1]:
                 papers.setdefault(paper.paper_id, paper)
     return list(papers.values())
 
@@ -115,9 +117,12 @@ def _turn_papers(question: str, answer: str, catalog: PaperCatalog,
         return [], False
     in_answer = _papers_in_text(answer, catalog)
     in_question = [catalog.papers[pid] for pid in catalog.named_in(question)]
-    if not in_answer and not in_question and find is not None and _SEVERAL.search(answer):
-        described = _described_papers(answer, find)
-        return (described, True) if len(described) > 1 else ([], False)
+    if len(in_answer) < 2 and not in_question and find is not None and _SEVERAL.search(answer):
+        described = _described_papers(answer, catalog, find)  # some papers named, the others only described
+        if len(described) > 1:
+            return described, True
+        if not in_answer:
+            return [], False
     ordered = list({p.paper_id: p for p in in_answer + in_question}.values())
     listing = bool(_LIST_ANSWER.search(answer)) or (len(in_answer) > 1 and not in_question)
     if in_question and not listing:  # the paper the user asked about leads

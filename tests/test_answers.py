@@ -314,6 +314,20 @@ def test_follow_up_ordinal_counts_papers_an_answer_describes_without_naming_them
     assert _cited(first)[0] == "Transformers with hyper-connections", first.text
 
 
+def test_follow_up_ordinal_counts_a_named_and_a_described_paper(seed_chat):
+    """"First, PAF, .... Second, a method that ...": the second one is the paper described, though only the first is
+    named."""
+    history = [("Which papers adapt vision-language models for robot manipulation?",
+                "First, Phase-Adaptive Fusion (PAF), a plug-in for vision-language-action policies that boosts visual "
+                "tokens during alignment-heavy phases. Second, a method that predicts physical-state scene graphs from "
+                "an image and a goal, using a LoRA-adapted frozen CLIP encoder and a Latent Graph Reasoning Transformer.")]
+    answer = seed_chat.ask("What ablation gains does the second one report?", history=history)
+    assert _cited(answer) == ["Predicting physical-state scene graphs from a single image"], answer.text
+    assert "+0.426" in answer.text, answer.text
+    first = seed_chat.ask("which benchmarks does the first one use?", history=history)
+    assert _cited(first)[0] == "Phase-Adaptive Fusion (PAF)", first.text
+
+
 def test_the_other_one_is_the_paper_of_a_pair_the_last_turn_was_not_about(seed_chat):
     history = [("any video benchmarks about spotting differences between clips or recovering the prompt behind a "
                 "generated video?", "Yes: one has 1,000 video pairs with checklist items for describing similarities "
