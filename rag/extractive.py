@@ -347,6 +347,11 @@ WHICH_NEAR = 0.5
 WHICH_COVERAGE_WEIGHT = 0.3
 WHICH_ANCHOR_WEIGHT = 0.3
 WHICH_MAX_PAPERS = 12
+# Once the best paper reaches the floor, papers up to WHICH_TAIL under it are listed when the natural break comes after
+# them: "recovering 3D or 4D scene structure from monocular images or video" lists UniCon3R 0.89, LaP 0.76 and the 4D
+# framework 0.70, then drops to 0.50 (seeds: two more lists complete, no paper wrongly listed; at 8.4k two more gold
+# papers listed, one wrongly).
+WHICH_TAIL = 0.05
 # When every candidate is above the floor, the last one counts as dropping this far below it.
 WHICH_FLOOR_GAP = 0.2
 # The list is never cut between two papers scoring this much: a paper matching the question almost word for word
@@ -382,12 +387,13 @@ def score_for_listing(queries: list[tuple[str, np.ndarray]], hits: list[PaperHit
 
 def listing_cutoff(scored: list[ListedPaper], min_score: float = WHICH_MIN_RELEVANCE,
                    limit: int = WHICH_MAX_PAPERS) -> list[ListedPaper]:
-    """The papers that match well enough to list: those above an absolute floor, cut at the largest drop in score
-    (the natural break between the papers on the topic and the rest; the drop to the first paper under the floor
-    counts too), but not before a paper scoring WHICH_SURE or more."""
-    above = [x for x in scored if x.score >= min_score][:limit]
-    if not above:
+    """The papers that match well enough to list: when the best reaches an absolute floor, those above it (less
+    WHICH_TAIL), cut at the largest drop in score (the natural break between the papers on the topic and the rest; the
+    drop to the first paper under the floor counts too), but not before a paper scoring WHICH_SURE or more."""
+    if not scored or scored[0].score < min_score:
         return []
+    min_score -= WHICH_TAIL
+    above = [x for x in scored if x.score >= min_score][:limit]
     after = scored[len(above)].score if len(scored) > len(above) else min_score - WHICH_FLOOR_GAP
     scores = [x.score for x in above] + [min(after, min_score)]
     drops = [scores[i] - scores[i + 1] for i in range(len(above))]

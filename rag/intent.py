@@ -47,6 +47,10 @@ def without_kind_typos(question: str) -> str:
     return _KIND_WORD_TYPO.sub(lambda m: _KIND_WORD_TYPOS[m.group().lower()], question)
 
 
+# "What work is there on X?", "I need everything on X": lists, asked without the word "papers".
+_WORK_THERE = r"what\s+(?:other\s+)?(?:work|research|literature)\s+(?:is\s+there|exists|do\s+you\s+have)"
+_NEED_ALL = (r"(?:i\s+(?:need|want)|give\s+me|show\s+me)\s+(?:everything|anything|all\s+(?:the\s+)?(?:work|research))"
+             r"\s+(?:on|about|related\s+to|regarding|concerning)")
 WHICH_QUESTION = re.compile(
     # after a leading phrase that sets the scope: "Between 2015 and 2018, which papers ..."
     r"^\W*(?:(?:in|since|from|between|before|after|during|among|for)\b[^,?]{0,40},\s*)?"
@@ -59,8 +63,11 @@ WHICH_QUESTION = re.compile(
     r"|concerning|to\s+do\s+with)\b"
     r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b"
     r"|(?:do|does|did)\s+any\s+(?:\w+\s+)?(?:papers|works|studies)\b"
-    r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about|using|that|with|in)\b)"
-    r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b",
+    r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about|using|that|with|in)\b"
+    rf"|{_WORK_THERE}|{_NEED_ALL})"
+    r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b"
+    # a description, then "Which papers fit?"
+    r"|(?:^|[.!?]\s+)which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply|are\s+relevant)\W*$",
     re.I,
 )
 # Where the list of compared papers is split into sides.
@@ -509,6 +516,7 @@ _LIST_LEAD = re.compile(
     r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+)?(?:the\s+)?(?P<list_kind>(?:\w+\s+){0,2}?)"
     r"(?:papers|works|studies|everything|anything|all|(?:every|each)\s+(?:paper|work|study)|work)"
     r"|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
+    rf"|{_WORK_THERE}|{_NEED_ALL}"
     r"|(?:any\s+)?(?:papers|works|studies|work))\s*"
     r"(?:(?:are|is|that|which|do|does|where|whose\s+(?:main\s+)?(?:contribution|focus|topic)\s+is(?:\s+an?)?)\s+)?"
     r"(?:(?:mainly|mostly|primarily|chiefly|largely|specifically|directly)\s+)?"  # "are mainly about X": X
@@ -547,6 +555,7 @@ _KIND_FILLER = frozenset("""the all some any of me recent new other good relevan
 def listing_topic(question: str) -> str:
     """What a "which papers ..." question is about: "Which papers are about image restoration?" -> "image restoration";
     the kind of paper asked for stays ("List the benchmark papers about physics" -> "physics benchmark")."""
+    question = _WHICH_FIT.sub("", question)  # "X. Which papers fit?": X
     lead = _LIST_LEAD.match(question)
     if not lead:
         return question.strip().rstrip("?.! ") or question
@@ -554,6 +563,8 @@ def listing_topic(question: str) -> str:
     return " ".join([rest.strip().rstrip("?.! "), *_asked_kind(lead)]).strip() or question
 
 
+_WHICH_FIT = re.compile(r"(?<=[.!?])\s+which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply|are\s+relevant)"
+                        r"\W*$", re.I)
 _PUBLISHED_WHEN = re.compile(
     rf"\b(?:(?:that\s+)?(?:were|was|are|is|got)\s+)?(?:published|released|presented|accepted|appeared)\b"
     rf"(?:\s+(?:in|at|from|since|before|after|during|between)\b)?|(?:\b(?:in|from|since|before|after)\s+)?\b{_YEAR}\b",

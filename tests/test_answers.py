@@ -273,6 +273,10 @@ def test_a_list_of_papers_using_a_named_model_family_names_every_one_with_the_se
     # An "or" joins whole phrases: the V1 paper never mentions spiking neural networks.
     ("Which papers are about spiking neural networks or the visual cortex?",
      {"Unified convergence analysis framework for SG and LocalZO direct SNN training", "V1-DVS"}),
+    # Lists asked for without "which papers": "I need everything on ...", "What work is there on ...".
+    ("I need everything on recovering 3D or 4D scene structure from monocular images or video. Which papers fit?",
+     {"Layout-as-Policy (LaP)", "UniCon3R", UNIFIED_4D}),
+    ("What work is there on judging whether AI-generated videos respect real-world physics?", {PHYSVISTA}),
 ])
 def test_which_papers_lists_every_relevant_paper(seed_chat, question, gold):
     answer = seed_chat.ask(question)
