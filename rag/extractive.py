@@ -216,11 +216,18 @@ def extractive_answer(
     return Answer(text="\n\n".join(paragraphs), citations=cites.citations, papers=[h.paper for h in all_hits])
 
 
+# A clause this short says no more than "We propose Layout-as-Policy (LaP)": it stays with the clause after it.
+MIN_CLAUSE_WORDS = 6
+
+
 def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = 28) -> str:
     """The sentence itself when short, else its clause with the most cue words, cut at a word boundary."""
     if len(sentence.split()) <= max_words:
         return sentence
-    clauses = [c.strip() for c in re.split(r";\s+|,\s+(?:while|whereas|which|and thus|thereby)\s+|\s+[—–]\s+", sentence) if c.strip()]
+    pieces = re.split(r"(;\s+|,\s+(?:while|whereas|which|and thus|thereby)\s+|\s+[—–]\s+)", sentence)
+    while len(pieces) > 2 and len(pieces[0].split()) < MIN_CLAUSE_WORDS:  # "We propose LaP, which casts ...": one clause
+        pieces[:3] = ["".join(pieces[:3])]
+    clauses = [c.strip() for c in pieces[::2] if c.strip()]
     best = clauses[0]
     if cue is not None and len(clauses) > 1:  # a later clause only when it says more of what is asked
         best = max(clauses, key=lambda c: len(cue.findall(c)) + (1 if c is clauses[0] else 0))

@@ -74,6 +74,10 @@ def test_table_cells_are_whole_clauses(seed_chat):
     answer = seed_chat.ask("Contrast the paper tracing how visual information is routed in VLMs with JRS-Rem")
     assert not any(re.search(r"\b(?:we|they)\W*$", row[a]) for row in answer.table for a in ("data", "results")), (
         answer.table)
+    # "We propose Layout-as-Policy (LaP), which casts the planning stage as ...": the name alone says nothing.
+    answer = seed_chat.ask("How does PERIA compare with Layout-as-Policy?")
+    rows = {row["paper"]: row for row in answer.table}
+    assert "policy learning problem" in rows["Layout-as-Policy (LaP)"]["approach"], answer.table
 
 
 def test_a_misspelt_comparison_word_still_compares(seed_chat):
