@@ -260,7 +260,8 @@ class QuestionRouter:
         """For a description followed by a question ("I'm looking for a fog-removal network ... Could you tell me how
         fast it runs and at what power draw?"): the sentence of the paper that best answers the closing question,
         quoted first; none when that question asks only which paper it is ("Which one was it?")."""
-        parts = re.split(r"(?<=[.!?])\s+|\s[-\u2013\u2014]+\s", question.strip())  # "... paper - what change do they make?"
+        # "... paper - what change do they make?", "..., what bound does it prove?"
+        parts = re.split(r"(?<=[.!?])\s+|\s[-\u2013\u2014]+\s|,\s+(?=(?:what|how)\b)", question.strip(), flags=re.I)
         ask = parts[-1]
         if len(parts) < 2 or not ask.endswith("?") or not _CONTENT_ASK.search(ask):
             return []

@@ -579,6 +579,14 @@ def test_the_question_after_a_dash_is_answered_first(seed_chat):
     assert "reducing the weight decay" in answer.text.split(" [1]")[0], answer.text
 
 
+def test_the_question_after_a_comma_is_answered_first(seed_chat):
+    answer = seed_chat.ask("For my related work on evolutionary multi-objective optimization: the runtime analysis of the "
+                           "decomposition-based algorithm where subproblems swap solutions with their neighbours, what "
+                           "bound does it prove once the exchange radius is at least 1, and how does that compare to no "
+                           "exchange?")
+    assert re.search(r"Θ\(n\^2\)|O\(n\^2 log n\)", answer.text.split(" [1]")[0]), answer.text
+
+
 def test_a_word_in_the_description_is_no_detail_asked_for(seed_chat):
     """The optimizer is how the asker remembers the paper; the question is the runtime bound, which the abstract
     gives."""
