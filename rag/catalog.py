@@ -13,6 +13,8 @@ from store.paper import Paper
 # Longest run of words joined when matching a name ("pipe fsdp" -> "pipefsdp").
 MAX_NAME_WORDS = 5
 MIN_ALIAS_CHARS = 3
+# A name of several words this long is still found with one letter wrong, added or missing ("Patch Rebith Inversion").
+MIN_FUZZY_CHARS = 12
 _WORD = re.compile(r"[A-Za-z0-9]+")
 # A name's hyphenated tail that can be dropped: a size or version ("1K", "8B", "v2") or a generic word ("Bench").
 _SIZE_OR_VERSION = re.compile(r"^(?:v?\d+(?:\.\d+)?[A-Za-z]{0,2}|[A-Za-z]\d+(?:\.\d+)?|bench(?:mark)?|net|data(?:set)?)$", re.I)
@@ -96,6 +98,11 @@ def name_aliases(paper: Paper) -> set[tuple[str, bool]]:
     return aliases
 
 
+def _deletions(text: str) -> set[str]:
+    """``text`` with one letter (not its first) left out, every way."""
+    return {text[:i] + text[i + 1:] for i in range(1, len(text))}
+
+
 class PaperCatalog:
     """All loaded papers by id, with a name index tolerant of case, hyphens and spacing."""
 
@@ -107,6 +114,7 @@ class PaperCatalog:
         self._phrase_papers: dict[str, int] = {}
         self._normalised_texts: list[str] = []
         self._lower_texts: dict[str, str] = {}
+        self._by_deletion: dict[str, set[str]] = {}  # long multi-word names by each one-letter deletion (lazy)
         self.add(papers)
 
     def add(self, papers: Iterable[Paper]) -> None:
@@ -120,6 +128,7 @@ class PaperCatalog:
         self._phrase_papers.clear()
         self._normalised_texts.clear()
         self._lower_texts.clear()
+        self._by_deletion.clear()
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -151,12 +160,27 @@ class PaperCatalog:
                 hits = self._by_alias.get(alias, set()) if self._names_a_paper(alias) else set()
                 if size == 1:
                     hits = hits | self._by_exact.get(span[0], set())
+                elif not hits and len(alias) >= MIN_FUZZY_CHARS:
+                    hits = self._one_edit_from(alias)
                 end = words[start + size - 1].end()
                 if hits and _USED_AS_MODIFIER.match(text, end):
                     continue
                 for pid in hits:
                     found.setdefault(pid, (words[start].start(), end))
         return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1]))
+
+    def _one_edit_from(self, text: str) -> set[str]:
+        """Papers whose multi-word name is one letter from ``text`` (substituted, added or missing: symmetric
+        deletions), never in its first letter."""
+        if not self._by_deletion:
+            for paper in self.papers.values():
+                name = _ACRONYM_IN_PARENS.sub("", paper.name).strip()
+                alias = normalise(name)
+                if len(name.split()) > 1 and len(alias) >= MIN_FUZZY_CHARS and all(w[:1].isupper() for w in name.split()):
+                    for variant in {alias} | _deletions(alias):
+                        self._by_deletion.setdefault(variant, set()).add(alias)
+        aliases = set().union(*(self._by_deletion.get(v, set()) for v in {text} | _deletions(text)))
+        return set().union(*(self._by_alias.get(a, set()) for a in aliases if self._names_a_paper(a)))
 
     def _names_a_paper(self, alias: str) -> bool:
         if alias not in self._plain:

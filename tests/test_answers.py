@@ -864,6 +864,8 @@ def test_authors_and_venue_come_from_the_record(crowded_store):
     ("How is Phyprobe trained to output a violation score?", PHYPROBE),
     ("PATCHKV - how is the context-specific weight patch computed?", "PatchKV"),
     ("Sync R1: what is Dynamic Group Scaling for?", "Sync-R1"),
+    # one letter wrong in a long name
+    ("How much faster is Patch Rebith Inversion than dense model inversion?", "Patch Rebirth Inversion (PRI)"),
 ])
 def test_named_paper_routes_first_among_distractors(crowded_store, question, name):
     from rag import PaperChat
