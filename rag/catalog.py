@@ -176,7 +176,8 @@ class PaperCatalog:
             for paper in self.papers.values():
                 name = _ACRONYM_IN_PARENS.sub("", paper.name).strip()
                 alias = normalise(name)
-                if len(name.split()) > 1 and len(alias) >= MIN_FUZZY_CHARS and all(w[:1].isupper() for w in name.split()):
+                words = name.split()
+                if len(words) > 1 and len(alias) >= MIN_FUZZY_CHARS and all(w[:1].isupper() for w in words):
                     for variant in {alias} | _deletions(alias):
                         self._by_deletion.setdefault(variant, set()).add(alias)
         aliases = set().union(*(self._by_deletion.get(v, set()) for v in {text} | _deletions(text)))

@@ -100,7 +100,8 @@ class EvalReport:
     baseline: bool = False
 
     def metrics(self, results: list[QuestionResult] | None = None) -> dict[str, float | int | None]:
-        """recall@k, all-gold@5, citation precision, refusal accuracy, false refusals, not-stated accuracy."""
+        """recall@k, all-gold@5, citation precision, cited recall, refusal accuracy, false refusals, not-stated
+        accuracy."""
         rs = self.results if results is None else results
         with_gold = [r for r in rs if r.question.gold]
         multi = [r for r in with_gold if len(r.question.gold) > 1]
@@ -115,6 +116,10 @@ class EvalReport:
         out["citation precision"] = (
             sum(len(set(r.cited) & set(r.question.gold)) for r in answered) / cited if cited else None
         )
+        # what a reader sees: the share of the gold papers the answer itself cites (recall@k also counts the papers
+        # retrieved behind it), a refusal citing none
+        out["cited recall"] = _mean(len(set(r.cited) & set(r.question.gold)) / len(r.question.gold)
+                                    for r in with_gold if r.scored_refusal)
         offtopic = [r for r in rs if r.question.refuse and r.scored_refusal]
         ontopic = [r for r in rs if not r.question.refuse]
         out["refusal accuracy"] = _mean(float(r.refused) for r in offtopic)
@@ -152,8 +157,8 @@ class EvalReport:
                          "holds unlabelled papers that may answer them)")
         columns = ["questions", "recall@1", "recall@5", "recall@10", f"all-gold@{ALL_GOLD_AT}"]
         if not self.baseline:
-            columns += ["citation precision", "refusal accuracy", "false refusals", "not-stated accuracy"]
-        short = {"questions": "n", "citation precision": "cit.prec", "refusal accuracy": "refusal",
+            columns += ["citation precision", "cited recall", "refusal accuracy", "false refusals", "not-stated accuracy"]
+        short = {"questions": "n", "citation precision": "cit.prec", "cited recall": "cit.rec", "refusal accuracy": "refusal",
                  "false refusals": "false-ref", "not-stated accuracy": "not-stated", f"all-gold@{ALL_GOLD_AT}": "all-gold@5"}
         lines.append("")
         lines.append(f"  {'kind':<12}" + "".join(f"{short.get(c, c):>11}" for c in columns))

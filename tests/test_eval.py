@@ -32,7 +32,7 @@ def test_eval_prints_the_metrics(seed_store_dir, tmp_path):
     result = _run(seed_store_dir, tmp_path, "--baseline")
     assert result.exit_code == 0, result.output
     out = result.output
-    for metric in ("recall@1", "recall@5", "recall@10", "all-gold@5", "citation precision",
+    for metric in ("recall@1", "recall@5", "recall@10", "all-gold@5", "citation precision", "cited recall",
                    "refusal accuracy", "false refusals", "not-stated accuracy"):
         assert metric in out
     assert "Baseline (LlamaIndex" in out
@@ -52,6 +52,7 @@ def test_eval_json_has_per_question_results(seed_store_dir, tmp_path):
     assert report["results"][2]["refused"] is True
     assert report["results"][3]["answer_kind"] == "not_stated"
     assert report["metrics"]["all-gold@5"] == 1.0
+    assert report["metrics"]["cited recall"] == 1.0  # every gold paper of the answered questions is cited
 
 
 def test_eval_names_a_bad_question_file(seed_store_dir, tmp_path):
