@@ -86,6 +86,8 @@ _SIDE_END = re.compile(
 )
 _SIDE_LEAD = re.compile(
     r"^\W*(?:(?:how|what|where|in what ways?)\s+(?:do|does|did|are|is)\s+|compare\s+|contrast\s+|and\s+"
+    # a claim checked of both: "Is it true that both X and Y ...", "Can you confirm that ..."
+    r"|is\s+it\s+(?:true|correct|right|the\s+case)\s+that\s+|(?:can\s+you\s+)?confirm\s+(?:that\s+)?|both\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+"
     r"|(?:the\s+)?differences?\s+between\s+|between\s+)+",
     re.I,
@@ -558,6 +560,16 @@ def asks_collection_size(question: str) -> bool:
 # Words between "Which"/"List the" and "papers" that say nothing of the topic ("Which 2023 papers", "What kinds of").
 _KIND_FILLER = frozenset("""the all some any of me recent new other good relevant interesting main key kind kinds type
     types sort sorts""".split())
+
+
+_EXCLUDED = re.compile(r"\b(?:other than|besides|apart from|aside from|except(?:\s+for)?|excluding|not counting)\s+"
+                       r"(?P<part>[^,?;.]+)", re.I)
+
+
+def excluded_part(question: str) -> str:
+    """What a list question leaves out: "Do any papers other than PURGE use CLIP?" -> "PURGE use CLIP"."""
+    match = _EXCLUDED.search(question)
+    return match.group("part") if match else ""
 
 
 def listing_topic(question: str) -> str:

@@ -21,7 +21,7 @@ from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve
 from rag.generate import relay, stream_llm_answer
 from rag.intent import (
     COMPARE_CUE, DetailAsk, Intent, QuestionKind, asked_details, asked_of_each, asked_years, asks_collection_size,
-    asks_for_collection, classify, coined_terms, listing_topic, without_kind_typos,
+    asks_for_collection, classify, coined_terms, excluded_part, listing_topic, without_kind_typos,
 )
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
@@ -101,8 +101,8 @@ _BASELINE_LEAD = r"\b(?:compared\s+(?:with|to)|relative\s+to|over|than|against)"
 # Words of chat, not of the topic, that question_terms keeps ("tell", "show", "let" are asking words already):
 # "Could you point me to it", "I'm curious".
 _CHAT_WORDS = frozenset("point help like please thanks thank wondering curious roughly".split())
-# A capitalised word after a lower-case one or a comma: a name, not a sentence's first word.
-_MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'])")
+# A capitalised word after a lower-case one or a comma: a name, not a sentence's first word ("Qwen-family" too).
+_MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'](?!(?:family|series|based|style|like)\b))")
 
 
 class QuestionRouter:
@@ -419,6 +419,10 @@ class QuestionRouter:
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
         listed, scored, hits, gap = self.listed_papers(question, k, filters)
+        # "Do any papers other than PURGE use CLIP?": PURGE is no answer
+        excluded = set(self.chat.catalog.named_in(excluded_part(question)))
+        listed = [x for x in listed if x.hit.paper.paper_id not in excluded]
+        scored = [x for x in scored if x.hit.paper.paper_id not in excluded]
         if not listed:  # the closest named are those nearest to the list's topic, not to the question's wording
             return refusal(hits, reason=gap, closest=[x.hit.paper for x in scored if x.score >= WHICH_NEAR])
         return listing_answer(listed, scored)

@@ -100,6 +100,20 @@ def test_papers_described_as_one_and_another_are_compared(seed_chat):
     assert answer.kind == "comparison" and _cited(answer) == ["PURGE", "JRS-Rem"], answer.text
 
 
+@pytest.mark.parametrize("question, compared", [
+    ("Is it true that the theoretical paper on chain-of-thought out-of-distribution generalization and PatchKV both "
+     "include GSM8K in their experiments?", {"PatchKV", "CoT as compositional OOD generalization"}),
+    ("Is it true that both the bifurcation analysis of Transformers with hyper-connections and the non-asymptotic study "
+     "of the 'curse of unrolling' check their theory with experiments on pretrained language models?",
+     {"Transformers with hyper-connections", "Curse of unrolling"}),
+])
+def test_a_claim_checked_of_two_papers_compares_them(seed_chat, question, compared):
+    """"Is it true that X and Y both ...": two sides (GSM8K is PatchKV's benchmark, not a paper that is missing)."""
+    answer = seed_chat.ask(question)
+    assert answer.kind == "comparison" and set(_cited(answer)) == compared, answer.text
+    assert "not among the loaded papers" not in answer.text
+
+
 def test_what_a_paper_is_keeps_its_whole_list(seed_chat):
     """"PURGE, a framework for constructing, benchmarking, and mitigating ...": the list's last item stays (was cut
     at ", and")."""
@@ -281,6 +295,9 @@ def test_a_list_of_papers_using_a_named_model_family_names_every_one_with_the_se
     ("I need everything on recovering 3D or 4D scene structure from monocular images or video. Which papers fit?",
      {"Layout-as-Policy (LaP)", "UniCon3R", UNIFIED_4D}),
     ("What work is there on judging whether AI-generated videos respect real-world physics?", {PHYSVISTA}),
+    # a model family: every paper using a Qwen model, whatever its version
+    ("Which papers report experiments with Qwen-family models?",
+     {PIPEFSDP, "PERception-Interaction-reason Agent (PERIA)", "Patch-for-Patch (P4P)", "PURGE"}),
 ])
 def test_which_papers_lists_every_relevant_paper(seed_chat, question, gold):
     answer = seed_chat.ask(question)
@@ -291,6 +308,12 @@ def test_which_papers_lists_every_relevant_paper(seed_chat, question, gold):
     for c in answer.citations:  # one cited line per paper, saying why it matches
         assert re.search(rf"^\d+\. \*\*{re.escape(c.paper.name)}\*\*: .+ \[{c.n}\]$", answer.text, re.M)
     _assert_quotes_verbatim(answer)
+
+
+def test_a_list_leaves_out_the_paper_it_excludes(seed_chat):
+    answer = seed_chat.ask("Do any papers other than PURGE use a CLIP model?")
+    assert answer.kind == "which" and _cited(answer) == ["Predicting physical-state scene graphs from a single image"], (
+        answer.text)
 
 
 # ---- follow-ups ----
