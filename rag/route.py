@@ -30,6 +30,7 @@ from rag.relevance import (
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
+from store.naming import _is_common as _is_everyday_acronym
 from store.paper import Paper
 
 if TYPE_CHECKING:
@@ -96,6 +97,10 @@ MAX_NAMED = 3
 MAX_MENTIONED = 2
 # A closing question about the paper's content ("... how fast does it run?"), not a bare "Has anyone done that?".
 _CONTENT_ASK = re.compile(r"\b(?:how|what|whats|what's|which|when|where|why|does|do|did|is|are|was|were)\b", re.I)
+# A yes/no check of a claim: "Is it true that ...", "Does X use Y?", "Can you confirm ...".
+_CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|can\s+you\s+confirm\b"
+                          r"|(?:is|are|was|were|does|do|did|has|have|had)\s+(?!there\b|any|anyone|anybody|some))",
+                          re.I)  # not a search: "Is there a benchmark ...?", "Do any papers ...?"
 # What introduces a baseline a result is measured against: "improve over TorchTitan", "compared with SMI".
 _BASELINE_LEAD = r"\b(?:compared\s+(?:with|to)|relative\s+to|over|than|against)"
 # Words of chat, not of the topic, that question_terms keeps ("tell", "show", "let" are asking words already):
@@ -235,6 +240,7 @@ class QuestionRouter:
         if not chosen:
             return refusal(hits, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
+        intent.details += self.unmentioned_names(question, chosen[0].paper)
         if intent.details:
             main = chosen[0]
             sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
@@ -270,6 +276,22 @@ class QuestionRouter:
         own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
         ranked = rank_sentences(self._query_vec(ask), ask, own, ignore=content_words(paper.name), answering=True)
         return [ranked[0].text] if ranked else []
+
+    def unmentioned_names(self, question: str, paper: Paper) -> list[DetailAsk]:
+        """For a claim checked of one paper ("Does PhyProbe use V-JEPA as its encoder?", "Is it true that it ran on
+        Pythia?"): the models, datasets or tools it names that the paper's abstract never mentions, each a detail the
+        abstract does not state (the answer says so instead of quoting the encoder sentence as if it agreed)."""
+        if not _CLAIM_CHECK.search(question):
+            return []
+        text = paper.text.lower()
+        own = {w.lower() for w in re.findall(r"[\w-]+", paper.name)}
+        near = tuple(w for w in content_words(question) if len(w) > 4)  # what the closest sentence should touch
+        words = dictionary_words()
+        return [DetailAsk(f"use of “{name}”", near, False, False, shape=rf"(?i:(?<!\w){re.escape(name)}(?!\w))")
+                for name in _model_names(question)
+                if name.lower() not in text and name.lower() not in own and not self.chat.catalog.named_in(name)
+                # an English compound ("AI-generated", "Chinese-English") names no model or dataset
+                and not all(part.lower() in words or _is_everyday_acronym(part) for part in name.split("-"))]
 
     def unloaded_sides(self, question: str, pinned: list[str]) -> list[str]:
         """The names a comparison sets against the one paper it names that are no loaded paper's ("Compare PatchKV

@@ -729,6 +729,20 @@ def test_named_generators_are_a_stated_detail():
     assert detail_support(detail, paper, sentences) == sentences[1][0]
 
 
+@pytest.mark.parametrize("question, name, unmentioned", [
+    ("Does PhyProbe use V-JEPA as its frozen spatio-temporal encoder?", PHYPROBE, "V-JEPA"),
+    ("Is it true that the contextual memorization paper ran its natural-language validation on the Pythia model suite?",
+     "Contextual memorization", "Pythia"),
+])
+def test_a_claim_naming_what_the_abstract_never_mentions_is_not_confirmed(seed_chat, question, name, unmentioned):
+    answer = seed_chat.ask(question)
+    assert answer.kind == "not_stated" and _cited(answer) == [name], answer.text
+    assert f"does not state the use of “{unmentioned}”" in answer.text, answer.text
+    # a claim the abstract does name is checked against its sentence, not declared missing
+    stated = seed_chat.ask("Is it true that PipeFSDP was evaluated on Qwen3-MoE?")
+    assert stated.kind == "lookup" and "Qwen3-MoE" in stated.text, stated.text
+
+
 def test_models_evaluated_are_quoted_from_the_evaluation_not_the_setting(seed_chat):
     """"on which models?": PipeFSDP's first sentence names PyTorch and LLMs while setting the scene; the sentence on
     its evaluation ("dense and sparse LLMs (Llama3, Qwen3, and Qwen3-MoE)") answers."""
