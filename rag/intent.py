@@ -562,14 +562,24 @@ _KIND_FILLER = frozenset("""the all some any of me recent new other good relevan
     types sort sorts""".split())
 
 
+# How far after "other than" the papers left out may be named ("other than PURGE and PatchKV").
+_EXCLUDED_REACH = 60
 _EXCLUDED = re.compile(r"\b(?:other than|besides|apart from|aside from|except(?:\s+for)?|excluding|not counting)\s+"
                        r"(?P<part>[^,?;.]+)", re.I)
 
 
-def excluded_part(question: str) -> str:
-    """What a list question leaves out: "Do any papers other than PURGE use CLIP?" -> "PURGE use CLIP"."""
+def without_excluded(question: str, catalog: PaperCatalog) -> tuple[str, list[str]]:
+    """The papers a list question leaves out, and the question without them: "Do any papers other than PURGE use a
+    CLIP model?" -> ("Do any papers use a CLIP model?", [PURGE's id])."""
     match = _EXCLUDED.search(question)
-    return match.group("part") if match else ""
+    if not match:
+        return question, []
+    start = match.start("part")
+    named = [(a, b, pid) for a, b, pid in catalog.mentions(question) if start <= a < start + _EXCLUDED_REACH]
+    if not named:
+        return question, []
+    end = max(b for _, b, _ in named)
+    return " ".join((question[: match.start()] + question[end:]).split()), list(dict.fromkeys(p for _, _, p in named))
 
 
 def listing_topic(question: str) -> str:

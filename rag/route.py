@@ -21,7 +21,7 @@ from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve
 from rag.generate import relay, stream_llm_answer
 from rag.intent import (
     COMPARE_CUE, DetailAsk, Intent, QuestionKind, asked_details, asked_of_each, asked_years, asks_collection_size,
-    asks_for_collection, classify, coined_terms, excluded_part, listing_topic, without_kind_typos,
+    asks_for_collection, classify, coined_terms, listing_topic, without_excluded, without_kind_typos,
 )
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
@@ -440,9 +440,9 @@ class QuestionRouter:
 
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
+        # "Do any papers other than PURGE use CLIP?": papers using CLIP, PURGE left out
+        question, excluded = without_excluded(question, self.chat.catalog)
         listed, scored, hits, gap = self.listed_papers(question, k, filters)
-        # "Do any papers other than PURGE use CLIP?": PURGE is no answer
-        excluded = set(self.chat.catalog.named_in(excluded_part(question)))
         listed = [x for x in listed if x.hit.paper.paper_id not in excluded]
         scored = [x for x in scored if x.hit.paper.paper_id not in excluded]
         if not listed:  # the closest named are those nearest to the list's topic, not to the question's wording
