@@ -46,8 +46,9 @@ AMOUNT_BONUS = 0.15
 # when few of the abstract's sentences name it, those gain HEAD_BONUS as the answer's sentences are picked (a word
 # most sentences use, "models" or "VLMs", singles out none).
 _AUXILIARY = r"(?:do|does|did|is|are|was|were|has|have|had|can|could|will|would)\b"
-_ASKED_HEAD = re.compile(rf"(?:^|[.?!,;:\u2013\u2014-]\s*)\W*(?:which|what)\s+(?:kinds?\s+of\s+|types?\s+of\s+|sorts?\s+of\s+)?"
-                         rf"(?:(?!{_AUXILIARY})[\w-]+\s+){{0,2}}?(?!{_AUXILIARY})(?P<head>[a-z][\w-]*)\s+{_AUXILIARY}", re.I)
+_ASKED_HEAD = re.compile(rf"(?:^|[.?!,;:\u2013\u2014-]\s*)\W*(?:which|what)\s+"
+                         rf"(?:kinds?\s+of\s+|types?\s+of\s+|sorts?\s+of\s+)?(?:(?!{_AUXILIARY})[\w-]+\s+){{0,2}}?"
+                         rf"(?!{_AUXILIARY})(?P<head>[a-z][\w-]*)\s+{_AUXILIARY}", re.I)
 HEAD_BONUS = 0.1
 # Asked-for things too general to single out a sentence ("Which models did they test?"; an acronym, "VLMs", likewise).
 _GENERIC_HEADS = frozenset("model models method methods approach approaches paper papers work one ones thing things"
@@ -110,21 +111,22 @@ def rank_sentences(question_vec: np.ndarray, question: str, sentences: list[tupl
     key = _stem_prefix if answering else _prefix
     q_words = {key(w) for w in content_words(question) - ignore}
     wants_amount = answering and _AMOUNT_ASK.search(question) is not None
-    heads = {key(m.group("head").lower()) for m in _ASKED_HEAD.finditer(question)
-             if not re.search(r"[A-Z]{2}", m.group("head")) and m.group("head").lower() not in _GENERIC_HEADS} - {key(w) for w in ignore} \
-        if answering else set()
+    heads = {key(m.group("head").lower()) for m in _ASKED_HEAD.finditer(question) if answering
+             and not re.search(r"[A-Z]{2}", m.group("head")) and m.group("head").lower() not in _GENERIC_HEADS}
+    heads -= {key(w) for w in ignore}
     # the abstract's own definitions first, then the field's ("NPUs": neural processing units)
     abstract = " ".join(t for t, _ in sentences) if answering else ""
     defined = {**{a: forms[0] for a, forms in field_acronyms().items() if a in abstract},
                **defined_acronyms(abstract)} if answering else {}
     acronyms = {re.compile(rf"\b{re.escape(a)}s?\b"): content_words(long) for a, long in defined.items()}
-    naming_head = [bool(heads & {key(w) for w in content_words(text)}) for text, _ in sentences]
+    own_words = [content_words(text) for text, _ in sentences]
+    naming_head = [bool(heads & {key(w) for w in words}) for words in own_words]
     if sum(naming_head) > max(1, len(sentences) // 3):
         naming_head = [False] * len(sentences)
     scored = []
     for i, (text, vector) in enumerate(sentences):
         cosine = float(np.dot(question_vec, np.asarray(vector, dtype=np.float32)))
-        words = content_words(text).union(*(long for a, long in acronyms.items() if a.search(text)))
+        words = own_words[i].union(*(long for a, long in acronyms.items() if a.search(text)))
         if answering:  # "training-free" says "training" too (a stem of the whole word would not)
             words |= {part for w in words if "-" in w for part in w.split("-") if len(part) > 1}
         overlap = len(q_words & {key(w) for w in words}) / len(q_words) if q_words else 0.0
@@ -225,8 +227,8 @@ def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = 28) -
     if len(sentence.split()) <= max_words:
         return sentence
     pieces = re.split(r"(;\s+|,\s+(?:while|whereas|which|and thus|thereby)\s+|\s+[—–]\s+)", sentence)
-    while len(pieces) > 2 and len(pieces[0].split()) < MIN_CLAUSE_WORDS:  # "We propose LaP, which casts ...": one clause
-        pieces[:3] = ["".join(pieces[:3])]
+    while len(pieces) > 2 and len(pieces[0].split()) < MIN_CLAUSE_WORDS:
+        pieces[:3] = ["".join(pieces[:3])]  # "We propose LaP, which casts ...": one clause
     clauses = [c.strip() for c in pieces[::2] if c.strip()]
     best = clauses[0]
     if cue is not None and len(clauses) > 1:  # a later clause only when it says more of what is asked
