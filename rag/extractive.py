@@ -110,7 +110,8 @@ def rank_sentences(question_vec: np.ndarray, question: str, sentences: list[tupl
     defined stands for its long form ("learning in PC is more efficient than BP" is about predictive coding)."""
     key = _stem_prefix if answering else _prefix
     q_words = {key(w) for w in content_words(question) - ignore}
-    wants_amount = answering and _AMOUNT_ASK.search(question) is not None
+    # how much, or a claim of an amount to check ("Is it true that it has about 15,000 problems?")
+    wants_amount = answering and (_AMOUNT_ASK.search(question) or _QUANTITY.search(question)) is not None
     heads = {key(m.group("head").lower()) for m in _ASKED_HEAD.finditer(question) if answering
              and not re.search(r"[A-Z]{2}", m.group("head")) and m.group("head").lower() not in _GENERIC_HEADS}
     heads -= {key(w) for w in ignore}

@@ -610,6 +610,15 @@ def test_the_question_after_a_comma_is_answered_first(seed_chat):
     assert re.search(r"Θ\(n\^2\)|O\(n\^2 log n\)", answer.text.split(" [1]")[0]), answer.text
 
 
+def test_a_number_in_the_question_asks_for_the_sentence_with_one(seed_chat):
+    """"... with a communication radius of at least 1": the bound for r ≥ 1 leads, not the sentence announcing the
+    analysis."""
+    answer = seed_chat.ask("What runtime guarantee does the mathematical runtime analysis of the MOEA/D on the OMM "
+                           "benchmark prove when solutions are exchanged among subproblems with a communication radius "
+                           "of at least 1?")
+    assert "Θ(n^2)" in answer.text.split(" [1]")[0], answer.text
+
+
 def test_a_word_in_the_description_is_no_detail_asked_for(seed_chat):
     """The optimizer is how the asker remembers the paper; the question is the runtime bound, which the abstract
     gives."""
