@@ -52,7 +52,8 @@ _MAX_PLURAL = 3
 # A hand-written answer that describes several papers ("Two stand out: one ..., and another ...") is read part by part.
 _SEVERAL = re.compile(r"\b(?:another|the other|the second|the latter)\b"
                       r"|\b(?:two|three|both)\b(?=[^.]*\b(?:papers?|works?|stand out|of them|studies)\b)"
-                      r"|(?:^|[.;:]\s+)(?:second(?:ly)?|next|then)\s*,", re.I)  # "First, PAF, .... Second, a method ..."
+                      r"|(?:^|[.;:]\s+)(?:second(?:ly)?|next|then)\s*,"  # "First, PAF, .... Second, a method ..."
+                      r"|\bthere(?:'s|\s+is|\s+are)\s+also\b", re.I)  # "... There's also a unified 4D model ..."
 _PARTS = re.compile(r"(?<=[.;:])\s+|,?\s+(?:and|while|whereas)\s+(?=(?:another|the other|the second|one|a second)\b)"
                     r"|,\s+(?=(?:another|the other|the second)\b)", re.I)
 _PART_MIN_WORDS = 3
@@ -201,8 +202,9 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
         return Resolution(_replace(question, match, paper.name), [paper])
 
     other = _OTHER.search(question)
-    rest = [p for p in sequence if p not in focus]
-    if other and other.start() < first_named and len(focus) == 1 and rest:
+    # after one paper, "the other one" is the paper before it; after an answer on two, the second of them
+    rest = [p for p in sequence if p not in focus] if len(focus) == 1 else focus[1:] if len(focus) == 2 else []
+    if other and other.start() < first_named and rest:
         rewritten = _ask_again(question, other, rest[0].name, history, catalog)
         return Resolution(rewritten or _replace(question, other, rest[0].name), [rest[0]])
 

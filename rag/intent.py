@@ -29,7 +29,8 @@ COMPARE_CUE = re.compile(
     # "one plugs a module into the vision encoder, the other gives the model tools": two papers set side by side
     rf"|{_ONE_THE_OTHER.pattern}"
     # "Between the physics benchmark and the pathology one, which is bigger?"
-    r"|^\W*between\s+(?!(?:19|20)\d\d\b)[^?]*\band\b[^?]*,\s*which\b",
+    # or "..., does either give a training recipe?"
+    r"|^\W*between\s+(?!(?:19|20)\d\d\b)[^?]*\band\b[^?]*,\s*(?:which|(?:does|do|did|is|are|has|have|can)\s+either)\b",
     re.I,
 )
 # Misspellings of the words that say what kind of question it is ("how are they diffrent"): read as meant.
@@ -66,6 +67,7 @@ WHICH_QUESTION = re.compile(
     r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about|using|that|with|in)\b"
     rf"|{_WORK_THERE}|{_NEED_ALL})"
     r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b"
+
     # a description, then "Which papers fit?"
     r"|(?:^|[.!?]\s+)which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply|are\s+relevant)\W*$",
     re.I,
@@ -85,7 +87,7 @@ _SIDE_END = re.compile(
     re.I,
 )
 _SIDE_LEAD = re.compile(
-    r"^\W*(?:(?:how|what|where|in what ways?)\s+(?:do|does|did|are|is)\s+|compare\s+|contrast\s+|and\s+"
+    r"^\W*(?:(?:how|what|where|in what ways?)\s+(?:do|does|did|are|is)\s+|compar(?:e|ing)\s+|contrast(?:ing)?\s+|and\s+"
     # a claim checked of both: "Is it true that both X and Y ...", "Can you confirm that ..."
     r"|is\s+it\s+(?:true|correct|right|the\s+case)\s+that\s+|(?:can\s+you\s+)?confirm\s+(?:that\s+)?|both\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+"
@@ -323,6 +325,12 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      r"https?://|github\.com|\b(?:code|implementation)s?\b[^.]*\b(?:available|released|open-sourced|public)\b"),
     (r"\bgpu[- ]?hours?\b|\bcompute budget\b|\bhow long\b.*\btrain", "training compute",
      ("gpu hour", "gpu-hour", "hour", "day"), True, False, ""),  # not "compute": "at 5.2x lower compute" is no budget
+    # how long the method itself takes to run ("How long does PatchKV take to compute the patch?"): a time with its unit
+    # (not "runtime": a theory paper's runtime is a bound, "Θ(n^2)")
+    (r"\bhow long\s+(?:does|did|do|would|will)\b[^?]*\b(?:take|run|last)\b|\bwall[- ]?clock\b|\bhow much time\b",
+     "running time", ("second", "minute", "hour", "fps"), True, False,
+     r"\b\d[\d.,]*\s*(?:ms|milli-?seconds?|seconds?|sec|minutes?|mins?|hours?|hrs?|days?|weeks?|fps|FPS)\b"
+     r"|[ΘΟOΩ]\([^)]*\bn\b"),
     (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b", "GPU type",
      ("gpu", "tpu", "cluster", "hardware"), False, False, _GPU_SHAPE),
     (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False, ""),

@@ -97,9 +97,11 @@ MAX_NAMED = 3
 MAX_MENTIONED = 2
 # A closing question about the paper's content ("... how fast does it run?"), not a bare "Has anyone done that?".
 _CONTENT_ASK = re.compile(r"\b(?:how|what|whats|what's|which|when|where|why|does|do|did|is|are|was|were)\b", re.I)
-# A yes/no check of a claim: "Is it true that ...", "Does X use Y?", "Can you confirm ...".
+# A yes/no check of a claim: "Is it true that ...", "Does X use Y?", "Can you confirm ...", or one closing a question
+# ("Which model does VISD use as its judge, is it GPT-4o?").
 _CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|can\s+you\s+confirm\b"
-                          r"|(?:is|are|was|were|does|do|did|has|have|had)\s+(?!there\b|any|anyone|anybody|some))",
+                          r"|(?:is|are|was|were|does|do|did|has|have|had)\s+(?!there\b|any|anyone|anybody|some))"
+                          r"|[,;]\s+(?:is|was|does|did)\s+(?:it|that|this)\s+(?!true\b)",
                           re.I)  # not a search: "Is there a benchmark ...?", "Do any papers ...?"
 # What introduces a baseline a result is measured against: "improve over TorchTitan", "compared with SMI".
 _BASELINE_LEAD = r"\b(?:compared\s+(?:with|to)|relative\s+to|over|than|against)"
@@ -142,6 +144,11 @@ class QuestionRouter:
             answer = collection_answer(papers, filters.describe_years() if filters else "", names=names)
         elif intent.kind is QuestionKind.WHICH:
             answer = self.listing(resolution.question, k, filters)
+            if answer.refused:  # no set of papers clears the list's cut-off, but one may still answer it
+                found = yield from self.lookup(resolution.question, intent, pinned, k, filters)
+                if not found.refused:
+                    answer = found
+                    answer.lead_with("No set of papers clears the list's relevance cut-off; the one that answers best:")
         else:
             answer = yield from self.lookup(resolution.question, intent, pinned, k, filters)
             unloaded = self.unloaded_sides(resolution.question, pinned)

@@ -202,6 +202,12 @@ def test_comparison_of_two_described_papers(seed_chat):
      "training: what does each prove?", "comparison",
      ["paper comparing predictive coding with backprop", "one on convergence of spiking network training"]),
     ("How does the dehazing paper compare with the deblurring one?", "comparison", ["dehazing paper", "deblurring one"]),
+    # "Comparing X and Y: ...", "Between X and Y, does either ...?"
+    ("Comparing the video-difference benchmark and the prompt-inversion benchmark: how big is each one?", "comparison",
+     ["video-difference benchmark", "prompt-inversion benchmark"]),
+    ("Between the contextual memorization paper and the position paper on diffusion model generalization, does either "
+     "give a training recipe?", "comparison",
+     ["contextual memorization paper", "position paper on diffusion model generalization"]),
     # "differ from" joins two sides as "compare with" does.
     ("how does the jailbreak defense paper differ from PURGE?", "comparison", ["jailbreak defense paper"]),
     ("In what ways does the dehazing paper differ from the deblurring one?", "comparison",
@@ -310,6 +316,16 @@ def test_which_papers_lists_every_relevant_paper(seed_chat, question, gold):
     _assert_quotes_verbatim(answer)
 
 
+def test_a_list_no_paper_clears_is_answered_by_the_one_paper_that_answers_it(seed_chat):
+    """No paper clears the list cut-off for "expert domain knowledge in science or medicine", but one benchmark answers
+    it as a lookup would: it is given, said to be the best single answer rather than a list; an off-topic list is
+    still refused."""
+    answer = seed_chat.ask("list the papers proposing benchmarks that test expert domain knowledge in science or medicine")
+    assert not answer.refused and answer.text.startswith("No set of papers clears"), answer.text
+    assert _cited(answer) == ["PerturbReason"], answer.text
+    assert seed_chat.ask("Which papers forecast river floods from rainfall measurements?").refused
+
+
 def test_a_list_leaves_out_the_paper_it_excludes(seed_chat):
     answer = seed_chat.ask("Do any papers other than PURGE use a CLIP model?")
     assert answer.kind == "which" and _cited(answer) == ["Predicting physical-state scene graphs from a single image"], (
@@ -367,6 +383,19 @@ def test_the_other_one_is_the_paper_of_a_pair_the_last_turn_was_not_about(seed_c
     answer = seed_chat.ask("and the other one?", history=history)
     assert answer.rewritten == "how many models does VI-Bench test?", answer.rewritten
     assert _cited(answer) == ["VI-Bench"] and "18" in answer.text, answer.text
+
+
+def test_the_other_one_after_an_answer_on_two_papers_is_the_second(seed_chat):
+    """A hand-written answer naming one paper, then "There's also ..." describing another: "the other one" is that
+    second paper, not the one named."""
+    history = [("Is there anything for 4D reconstruction of people in scenes from video?",
+                "UniCon3R does feed-forward online human-scene 4D reconstruction from monocular video and uses inferred "
+                "contact to fix floating bodies. There's also a unified generative-predictive model that jointly "
+                "generates RGB video together with depth and camera pose.")]
+    answer = seed_chat.ask("And the other one, can it handle inputs where only some of the modalities are available?",
+                           history=history)
+    assert _cited(answer) == ["Unified generative-predictive framework for 4D scene understanding"], answer.text
+    assert "arbitrary subsets of inputs" in answer.text, answer.text
 
 
 def test_follow_up_names_an_earlier_paper_by_what_it_is_about(seed_chat):
@@ -750,6 +779,24 @@ def test_a_claim_naming_what_the_abstract_never_mentions_is_not_confirmed(seed_c
     # a claim the abstract does name is checked against its sentence, not declared missing
     stated = seed_chat.ask("Is it true that PipeFSDP was evaluated on Qwen3-MoE?")
     assert stated.kind == "lookup" and "Qwen3-MoE" in stated.text, stated.text
+
+
+def test_a_claim_closing_a_question_is_checked_too(seed_chat):
+    """"Which model does VISD use as its judge, is it GPT-4o?": the abstract names no judge model, so GPT-4o is not
+    confirmed by quoting the judge sentence."""
+    answer = seed_chat.ask("Which model does VISD use as its video-aware judge, is it GPT-4o or an open model?")
+    assert answer.kind == "not_stated" and _cited(answer) == ["VISD"], answer.text
+    assert "does not state the use of “GPT-4o”" in answer.text, answer.text
+
+
+def test_a_running_time_the_abstract_never_gives_is_said_missing(seed_chat):
+    """PatchKV's abstract says its patch is computed once at context-loading time, never how long that takes; PhysDNet's
+    gives its frame rates, which answer how long a frame takes."""
+    answer = seed_chat.ask("How long does PatchKV take to compute the weight patch for a 170k-token context?")
+    assert answer.kind == "not_stated" and "does not state the running time" in answer.text, answer.text
+    assert _cited(answer) == ["PatchKV"], answer.text
+    stated = seed_chat.ask("How long does PhysDNet take to run on an NPU?")
+    assert stated.kind == "lookup" and "29/45/99 FPS" in stated.text, stated.text
 
 
 def test_models_evaluated_are_quoted_from_the_evaluation_not_the_setting(seed_chat):
