@@ -240,6 +240,11 @@ def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = 28) -
 
 # ---- details an abstract may not give ----
 _QUANTITY = re.compile(r"(?<![A-Za-z\-])\d+(?:[.,]\d+)*(?![A-Za-z])")
+
+
+def states_amount(text: str) -> bool:
+    """The text gives a number ("up to 170k tokens", "1.87×"), not only a name with digits in it ("GSM8K")."""
+    return _QUANTITY.search(text) is not None
 _PROPER = re.compile(r"\b(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*|[a-z]+[A-Z][\w\-]*"
                      r"|(?<=\bon )[A-Z][a-z]{2,}\w*|(?<=\band )[A-Z][a-z]{2,}\w*)")
 

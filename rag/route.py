@@ -15,7 +15,7 @@ from rag.compare import compare_papers
 from rag.extractive import (
     WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR, ListedPaper,
     collection_answer, content_words, detail_answer, detail_support, listing_answer, listing_cutoff, rank_sentences,
-    refusal, score_for_listing,
+    refusal, score_for_listing, states_amount,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
@@ -97,6 +97,8 @@ MAX_NAMED = 3
 MAX_MENTIONED = 2
 # A closing question about the paper's content ("... how fast does it run?"), not a bare "Has anyone done that?".
 _CONTENT_ASK = re.compile(r"\b(?:how|what|whats|what's|which|when|where|why|does|do|did|is|are|was|were)\b", re.I)
+# A closing question asking for an amount ("How long were the contexts they tested?", "how many GPUs?").
+_AMOUNT_QUESTION = re.compile(r"^\W*(?:and\s+)?(?:by\s+)?how\s+(?:much|many|long|big|large|fast|quickly|often)\b", re.I)
 # A yes/no check of a claim: "Is it true that ...", "Does X use Y?", "Can you confirm ...", or one closing a question
 # ("Which model does VISD use as its judge, is it GPT-4o?").
 _CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|can\s+you\s+confirm\b"
@@ -282,6 +284,8 @@ class QuestionRouter:
             return []
         own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
         ranked = rank_sentences(self._query_vec(ask), ask, own, ignore=content_words(paper.name), answering=True)
+        if _AMOUNT_QUESTION.search(ask):  # "How long were the contexts they tested?": only a number answers it
+            ranked = [s for s in ranked if states_amount(s.text)] or ranked
         return [ranked[0].text] if ranked else []
 
     def unmentioned_names(self, question: str, paper: Paper) -> list[DetailAsk]:

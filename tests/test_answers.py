@@ -609,6 +609,14 @@ def test_the_closing_question_of_a_description_is_answered_first(seed_chat):
     assert _cited(which) == ["PhysDNet"] and "NPUs" not in which.text.split(" [1]")[0], which.text
 
 
+def test_a_closing_how_much_question_is_answered_by_a_number(seed_chat):
+    """"How long were the contexts they tested?": the sentence giving the length ("up to 170k tokens") leads, not the
+    scene-setting one that says "long-context" without a number."""
+    answer = seed_chat.ask("I'm hitting KV-cache memory limits on long-context serving. Is there a no-training fix that "
+                           "pushes some of the context into the weights instead? How long were the contexts they tested?")
+    assert _cited(answer) == ["PatchKV"] and "170k tokens" in answer.citations[0].quote, answer.text
+
+
 def test_the_closing_question_names_the_thing_whose_sentence_leads(seed_chat):
     """"Which training losses": the sentence listing the losses leads, though "loss" is not "losses" letter for
     letter and another sentence shares the description's words."""
