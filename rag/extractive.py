@@ -400,6 +400,18 @@ def score_for_listing(queries: list[tuple[str, np.ndarray]], hits: list[PaperHit
     return sorted(out, key=lambda x: x.score, reverse=True)
 
 
+# A sentence in which a paper brings a benchmark or dataset of its own ("we introduce VI-Bench, a benchmark built from
+# ...", "we present PhysElite, a large-scale bilingual multimodal benchmark", "we introduce UnifyBench++").
+_INTRODUCES_RESOURCE = re.compile(r"\b(?:introduc|propos|present|construct|curat|releas|buil[dt]|develop|creat|contribut)\w*"
+                                  r"\b[^.;]{0,120}?(?:\b(?:benchmark|dataset|corpus)s?\b|\b\w*Bench\w*)", re.I)
+
+
+def introduces_resource(sentences: list[tuple[str, object]]) -> bool:
+    """One of the paper's sentences brings a benchmark or dataset of its own (not "experiments on various
+    benchmarks")."""
+    return any(_INTRODUCES_RESOURCE.search(text) for text, _ in sentences)
+
+
 def listing_cutoff(scored: list[ListedPaper], min_score: float = WHICH_MIN_RELEVANCE,
                    limit: int = WHICH_MAX_PAPERS) -> list[ListedPaper]:
     """The papers that match well enough to list: when the best reaches an absolute floor, those above it (less

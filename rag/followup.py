@@ -17,8 +17,10 @@ History = Sequence[tuple[str, str]]
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 # The noun a reference to one paper may use: "the second one", "this method", "the other benchmark".
 _REFERENT = r"(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset)"
-_ORDINAL = re.compile(rf"\b(?:the\s+)?(first|second|third|fourth|fifth|last|former|latter)(?:\s+{_REFERENT})?\b", re.I)
-_ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "last": -1, "latter": -1}
+_ORDINAL = re.compile(rf"\b(?:the\s+)?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|former|latter)"
+                      rf"(?:\s+{_REFERENT})?\b", re.I)
+_ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "last": -1, "latter": -1,
+                  "1st": 0, "2nd": 1, "3rd": 2, "4th": 3, "5th": 4}
 # "Compare the first two", "the last three papers": several papers by position.
 _ORDINAL_GROUP = re.compile(
     r"\b(?:the\s+)?(first|top|last)\s+(two|three|2|3)\b(?:\s+(?:ones|papers|works|methods|benchmarks|results))?", re.I)

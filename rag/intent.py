@@ -64,7 +64,7 @@ WHICH_QUESTION = re.compile(
     r"|concerning|to\s+do\s+with)\b"
     r"|(?:are there|do you have|is there any)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:papers|works|studies)\b"
     r"|(?:do|does|did)\s+any\s+(?:\w+\s+)?(?:papers|works|studies)\b"
-    r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about|using|that|with|in)\b"
+    r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about|using|that|with|in|where|whose)\b"
     rf"|{_WORK_THERE}|{_NEED_ALL})"
     r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b"
 
@@ -87,7 +87,7 @@ _SIDE_END = re.compile(
     re.I,
 )
 _SIDE_LEAD = re.compile(
-    r"^\W*(?:(?:how|what|where|in what ways?)\s+(?:do|does|did|are|is)\s+|compar(?:e|ing)\s+|contrast(?:ing)?\s+|and\s+"
+    r"^\W*(?:(?:how|what|where|in what ways?)\s+(?:do|does|did|are|is)\s+|(?:compar(?:e|ing)|contrast(?:ing)?)\s+(?:how\s+|what\s+)?|and\s+"
     # a claim checked of both: "Is it true that both X and Y ...", "Can you confirm that ..."
     r"|is\s+it\s+(?:true|correct|right|the\s+case)\s+that\s+|(?:can\s+you\s+)?confirm\s+(?:that\s+)?|both\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+"
@@ -588,6 +588,22 @@ def without_excluded(question: str, catalog: PaperCatalog) -> tuple[str, list[st
         return question, []
     end = max(b for _, b, _ in named)
     return " ".join((question[: match.start()] + question[end:]).split()), list(dict.fromkeys(p for _, _, p in named))
+
+
+# A list of the papers that bring a benchmark or dataset of their own: "Which papers introduce new benchmarks ...?",
+# "list the benchmark papers", "Which benchmarks test ...?" (not "report results on robot manipulation benchmarks").
+_NEW_RESOURCE_ASK = re.compile(
+    r"\b(?:introduc\w*|build\w*|buil[dt]|propos\w*|creat\w*|mak(?:e|es|ing)|construct\w*|releas\w*|curat\w*"
+    r"|present\w*|contribut\w*)\s+(?:[\w-]+\s+){0,3}?(?:benchmarks?|datasets?)\b"
+    r"|\bnew\s+(?:[\w-]+\s+){0,2}?(?:benchmarks?|datasets?)\b|\b(?:benchmark|dataset)\s+papers\b"
+    r"|^\W*(?:which|what|list|show|name)\s+(?:me\s+)?(?:all\s+)?(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:benchmarks|datasets)\b",
+    re.I,
+)
+
+
+def asks_for_new_resources(question: str) -> bool:
+    """The list asks for papers that bring their own benchmark or dataset, not for papers merely evaluated on one."""
+    return _NEW_RESOURCE_ASK.search(question) is not None
 
 
 def listing_topic(question: str) -> str:

@@ -14,14 +14,15 @@ from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.extractive import (
     WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR, ListedPaper,
-    collection_answer, content_words, detail_answer, detail_support, listing_answer, listing_cutoff, rank_sentences,
-    refusal, score_for_listing, states_amount,
+    collection_answer, content_words, detail_answer, detail_support, introduces_resource, listing_answer, listing_cutoff,
+    rank_sentences, refusal, score_for_listing, states_amount,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
 from rag.intent import (
     COMPARE_CUE, DetailAsk, Intent, QuestionKind, asked_details, asked_of_each, asked_years, asks_collection_size,
-    asks_for_collection, classify, coined_terms, listing_topic, without_excluded, without_kind_typos,
+    asks_for_collection, asks_for_new_resources, classify, coined_terms, listing_topic, without_excluded,
+    without_kind_typos,
 )
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
@@ -491,6 +492,8 @@ class QuestionRouter:
 
         scored = score_for_listing(queries, hits, sentences, bonus)
         listed, gap = self.without_gaps(question, listing_cutoff(scored), lambda item: item.hit.paper)
+        if asks_for_new_resources(question):  # "Which papers introduce new video benchmarks?": not those only tested on one
+            listed = [x for x in listed if introduces_resource(sentences[x.hit.paper.paper_id])]
         named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
         for x in listed + named:  # a paper listed for using a name is listed with the sentence using it
             name = users.get(x.hit.paper.paper_id)
