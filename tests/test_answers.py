@@ -202,7 +202,10 @@ def test_comparison_of_two_described_papers(seed_chat):
      "training: what does each prove?", "comparison",
      ["paper comparing predictive coding with backprop", "one on convergence of spiking network training"]),
     ("How does the dehazing paper compare with the deblurring one?", "comparison", ["dehazing paper", "deblurring one"]),
-    # "Comparing X and Y: ...", "Between X and Y, does either ...?"
+    # "Comparing X and Y: ...", "Between X and Y, does either ...?", "compare how X and Y ..."
+    ("compare how the llm memorization paper and the position paper on diffusion generalization differ", "comparison",
+     ["llm memorization paper", "position paper on diffusion generalization"]),
+    ("papers where the model uses a shortcut instead of looking at the image?", "which", []),
     ("Comparing the video-difference benchmark and the prompt-inversion benchmark: how big is each one?", "comparison",
      ["video-difference benchmark", "prompt-inversion benchmark"]),
     ("Between the contextual memorization paper and the position paper on diffusion model generalization, does either "
@@ -316,6 +319,22 @@ def test_which_papers_lists_every_relevant_paper(seed_chat, question, gold):
     _assert_quotes_verbatim(answer)
 
 
+@pytest.mark.parametrize("question", [
+    "which papers introduce new benchmarks that evaluate models on videos?",
+    "List the benchmark papers about physics.",
+])
+def test_a_list_of_new_benchmarks_lists_only_papers_that_bring_one(seed_chat, question):
+    """Papers tested on video benchmarks (VISD, UniCon3R) or scoring physics (PhyProbe) bring no benchmark of their
+    own: a list of papers introducing benchmarks leaves them out, and each paper listed introduces one."""
+    answer = seed_chat.ask(question)
+    cited = set(_cited(answer))
+    assert answer.kind == "which" and PHYSVISTA in cited, answer.text
+    assert not cited & {"VISD", "UniCon3R", PHYPROBE, "V1-DVS"}, answer.text
+    for c in answer.citations:
+        sentences = [t for t, _ in seed_chat.store.sentences([c.paper.paper_id])[c.paper.paper_id]]
+        assert any(re.search(r"\b(?:introduc|present)\w*\b.*(?:benchmark|Bench)", t) for t in sentences), c.paper.name
+
+
 def test_a_list_no_paper_clears_is_answered_by_the_one_paper_that_answers_it(seed_chat):
     """No paper clears the list cut-off for "expert domain knowledge in science or medicine", but one benchmark answers
     it as a lookup would: it is given, said to be the best single answer rather than a list; an off-topic list is
@@ -359,6 +378,16 @@ def test_follow_up_ordinal_counts_papers_an_answer_describes_without_naming_them
     assert _cited(answer)[0] == "Analytically tractable axial attention-type predictor", answer.text
     first = seed_chat.ask("what does the first one find?", history=history)
     assert _cited(first)[0] == "Transformers with hyper-connections", first.text
+
+
+def test_follow_up_ordinal_written_in_digits(seed_chat):
+    """"the 2nd one" after a numbered answer on two papers is the second, not both."""
+    history = [("papers w/ theory on llm generalization?",
+                "Two relevant ones: (1) a paper analyzing chain-of-thought as compositional out-of-distribution "
+                "generalization; (2) a paper proposing 'contextual memorization' to separate rote memorization from "
+                "learning in LLMs.")]
+    answer = seed_chat.ask("the 2nd one, what testbed they use for experiments?", history=history)
+    assert _cited(answer) == ["Contextual memorization"] and "formal languages" in answer.text, answer.text
 
 
 def test_follow_up_ordinal_counts_a_named_and_a_described_paper(seed_chat):
