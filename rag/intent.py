@@ -17,8 +17,8 @@ class QuestionKind(str, Enum):
 
 
 # Two papers described as "one ..., the other ..." (or "another ...").
-_ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?)[,;.]\s*(?:and\s+|while\s+|whereas\s+)?"
-                            r"(?:the other|another|a second|the second)\s+(?P<other>[^?.;:,]+)", re.I)
+_ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?)(?:[,;.]\s*(?:and\s+|while\s+|whereas\s+)?"
+                            r"(?:the other|another|a second|the second)|,?\s+and\s+one)\s+(?P<other>[^?.;:,]+)", re.I)
 COMPARE_CUE = re.compile(
     r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper))\b"
     # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
@@ -161,7 +161,9 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
 
 # "Compare the video benchmarks", "How do the papers on KV cache compression differ?": the papers of a topic, compared.
 _GROUP = re.compile(
-    r"\b(?:the|these|those|all(?:\s+the)?)\s+(?P<kind>(?:[\w-]+\s+){0,4}?)(?:papers|benchmarks|methods|approaches"
+    # (not "the one that models blur as ...": "models" there is a verb)
+    r"\b(?:the|these|those|all(?:\s+the)?)\s+(?P<kind>(?:(?!(?:one|ones|that|which|who|it|they)\b)[\w-]+\s+){0,4}?)"
+    r"(?:papers|benchmarks|methods|approaches"
     r"|frameworks|models|works|studies|datasets|evaluators|agents)\b(?:\s+(?:on|about|for|in|that|which)\s+(?P<about>[^?.!]+))?",
     re.I,
 )
@@ -402,6 +404,26 @@ _RECORD_DETAILS = (
 # "Which three model architectures was it evaluated on?": the names of things the abstract may only count.
 _WHICH_COUNTED = re.compile(r"\bwhich\s+(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[a-z-]+\s+){0,2}?[a-z-]+)"
                             r"(?=\s+(?:do|does|did|was|were|is|are|has|have|had)\b)", re.I)
+# A count stated before the question asking for the names: "PatchKV was evaluated on three model architectures. Which
+# specific models were they?"
+_STATED_COUNT = re.compile(r"(?<![\d,.])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[a-z-]+\s+){0,2}[a-z-]+)\b", re.I)
+_WHICH_WERE_THEY = re.compile(r"[.!]\s+which\s+(?:specific\s+|exact\s+)?([a-z-]+)\s+(?:were|are)\s+(?:they|these|those)\b",
+                              re.I)
+
+
+def _count_then_which(question: str) -> tuple[str, str] | None:
+    """The count and the counted things when a statement counts what the question then asks to name: "... on three
+    model architectures. Which specific models were they?" -> ("three", "model architectures")."""
+    ask = _WHICH_WERE_THEY.search(question)
+    if not ask:
+        return None
+    asked = _stem(ask.group(1).lower())
+    for count in _STATED_COUNT.finditer(question[:ask.start() + 1]):
+        words = count.group(2).split()
+        for end in range(len(words), 0, -1):  # "three model architectures": up to the word asked for, or all of them
+            if asked in {_stem(w.lower()) for w in words[:end]}:
+                return count.group(1), " ".join(words[:end])
+    return None
 # A name right after the counted word ("architectures Llama-3, Qwen2 and Mistral"), or a list it introduces
 # ("baselines—linear patch embedding, ...", "baselines such as VideoScore").
 _NAME_AFTER = (r"(?:\s*[\u2014:(]|\s+[-\u2013]\s|,?\s+(?:such as|including|namely|like|e\.g\.)\s"
@@ -423,7 +445,7 @@ def asking_sentences(question: str) -> str:
 
 def asked_details(question: str) -> list[DetailAsk]:
     """The specific details (numbers, settings, named resources, authors and venue) a question asks for, if any."""
-    question = asking_sentences(question)
+    whole, question = question, asking_sentences(question)
     found, counted = [], []  # counted: where a specific pattern asks for a number
     for pattern, phrase, terms, number, name, shape in _DETAILS:
         if match := re.search(pattern, question, re.I):  # "{asked}": the asker's word for it ("accuracy", "PSNR")
@@ -433,12 +455,16 @@ def asked_details(question: str) -> list[DetailAsk]:
     for pattern, phrase, record in _RECORD_DETAILS:
         if re.search(pattern, question, re.I):
             found.append(DetailAsk(phrase, (), False, False, record=record))
-    for match in _WHICH_COUNTED.finditer(question):
-        count, things = match.groups()
+    counted_things = [(m.group(1), m.group(2), question[m.end():]) for m in _WHICH_COUNTED.finditer(question)]
+    if said_count := _count_then_which(whole):  # "... on three model architectures. Which models were they?"
+        counted_things.append((*said_count, whole))
+    for count, things, after in counted_things:
         stem = _stem(things.split()[-1].lower())
-        if any(stem in d.terms for d in found):
+        if any(stem in d.terms for d in found) and not said_count:
             continue  # "which three datasets": the datasets detail finds them by name
-        own = "|".join(re.escape(w) for w in re.findall(r"[A-Z][\w-]*", question[match.end():])) or "$^"
+        # the names of the counted ones, not any name ("models evaluated" is asked as "model architectures")
+        found = [d for d in found if not {_stem(w.lower()) for w in things.split()} & set(d.terms)]
+        own = "|".join(re.escape(w) for w in re.findall(r"[A-Z][\w-]*", after)) or "$^"
         found.append(DetailAsk(f"names of the {count} {things}", (stem,), False, True,
                                rf"(?i:\b{re.escape(stem)})\w*{_NAME_AFTER.format(own=own)}"))
     # "how many GPU hours": already asked for by a specific pattern; "how many GPUs and how many hours": two details

@@ -206,6 +206,12 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("compare how the llm memorization paper and the position paper on diffusion generalization differ", "comparison",
      ["llm memorization paper", "position paper on diffusion generalization"]),
     ("papers where the model uses a shortcut instead of looking at the image?", "which", []),
+    # "the one that models blur ...": one paper described ("models" a verb), though "both" follows; "one for X and one
+    # for Y" sets two papers side by side
+    ("Could you summarize the one that models blur as an average over the exposure, so one network handles both "
+     "deblurring and blur-to-video?", "lookup", []),
+    ("Two papers discuss memorization versus generalization, one for language models and one for diffusion models. "
+     "How do they differ?", "comparison", ["for language models", "for diffusion models"]),
     ("Comparing the video-difference benchmark and the prompt-inversion benchmark: how big is each one?", "comparison",
      ["video-difference benchmark", "prompt-inversion benchmark"]),
     ("Between the contextual memorization paper and the position paper on diffusion model generalization, does either "
@@ -824,6 +830,14 @@ def test_a_claim_closing_a_question_is_checked_too(seed_chat):
     answer = seed_chat.ask("Which model does VISD use as its video-aware judge, is it GPT-4o or an open model?")
     assert answer.kind == "not_stated" and _cited(answer) == ["VISD"], answer.text
     assert "does not state the use of “GPT-4o”" in answer.text, answer.text
+
+
+def test_names_of_things_a_question_counts_before_asking_are_not_taken_from_other_names(seed_chat):
+    """"PatchKV was evaluated on three model architectures. Which specific models were they?": its abstract counts them
+    without naming them; the benchmarks named beside the count (SCBench, SQuAD) are no answer."""
+    answer = seed_chat.ask("PatchKV was evaluated on three model architectures. Which specific models were they?")
+    assert answer.kind == "not_stated" and _cited(answer) == ["PatchKV"], answer.text
+    assert "does not state the names of the three model architectures" in answer.text, answer.text
 
 
 def test_a_running_time_the_abstract_never_gives_is_said_missing(seed_chat):
