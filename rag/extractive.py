@@ -240,13 +240,13 @@ def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = 28) -
 
 # ---- details an abstract may not give ----
 _QUANTITY = re.compile(r"(?<![A-Za-z\-])\d+(?:[.,]\d+)*(?![A-Za-z])")
+_PROPER = re.compile(r"\b(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*|[a-z]+[A-Z][\w\-]*"
+                     r"|(?<=\bon )[A-Z][a-z]{2,}\w*|(?<=\band )[A-Z][a-z]{2,}\w*)")
 
 
 def states_amount(text: str) -> bool:
     """The text gives a number ("up to 170k tokens", "1.87×"), not only a name with digits in it ("GSM8K")."""
     return _QUANTITY.search(text) is not None
-_PROPER = re.compile(r"\b(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*|[a-z]+[A-Z][\w\-]*"
-                     r"|(?<=\bon )[A-Z][a-z]{2,}\w*|(?<=\band )[A-Z][a-z]{2,}\w*)")
 
 
 def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, object]]) -> str | None:
@@ -402,8 +402,9 @@ def score_for_listing(queries: list[tuple[str, np.ndarray]], hits: list[PaperHit
 
 # A sentence in which a paper brings a benchmark or dataset of its own ("we introduce VI-Bench, a benchmark built from
 # ...", "we present PhysElite, a large-scale bilingual multimodal benchmark", "we introduce UnifyBench++").
-_INTRODUCES_RESOURCE = re.compile(r"\b(?:introduc|propos|present|construct|curat|releas|buil[dt]|develop|creat|contribut)\w*"
-                                  r"\b[^.;]{0,120}?(?:\b(?:benchmark|dataset|corpus)s?\b|\b\w*Bench\w*)", re.I)
+_INTRODUCES_RESOURCE = re.compile(
+    r"\b(?:introduc|propos|present|construct|curat|releas|buil[dt]|develop|creat|contribut)\w*"
+    r"\b[^.;]{0,120}?(?:\b(?:benchmark|dataset|corpus)s?\b|\b\w*Bench\w*)", re.I)
 
 
 def introduces_resource(sentences: list[tuple[str, object]]) -> bool:

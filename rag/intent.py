@@ -16,6 +16,9 @@ class QuestionKind(str, Enum):
     WHICH = "which"  # every paper that matches a description
 
 
+# A described side of at most SHORT_SIDE_WORDS words is searched for with the SIDE_CONTEXT_WORDS words before it.
+SHORT_SIDE_WORDS = 3
+SIDE_CONTEXT_WORDS = 12
 # Two papers described as "one ..., the other ..." (or "another ...").
 _ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?)(?:[,;.]\s*(?:and\s+|while\s+|whereas\s+)?"
                             r"(?:the other|another|a second|the second)|,?\s+and\s+one)\s+(?P<other>[^?.;:,]+)", re.I)
@@ -67,7 +70,6 @@ WHICH_QUESTION = re.compile(
     r"|(?:any\s+)?(?:papers|works|studies|work)\s+(?:on|about|using|that|with|in|where|whose)\b"
     rf"|{_WORK_THERE}|{_NEED_ALL})"
     r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b"
-
     # a description, then "Which papers fit?"
     r"|(?:^|[.!?]\s+)which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply|are\s+relevant)\W*$",
     re.I,
@@ -87,7 +89,8 @@ _SIDE_END = re.compile(
     re.I,
 )
 _SIDE_LEAD = re.compile(
-    r"^\W*(?:(?:how|what|where|in what ways?)\s+(?:do|does|did|are|is)\s+|(?:compar(?:e|ing)|contrast(?:ing)?)\s+(?:how\s+|what\s+)?|and\s+"
+    r"^\W*(?:(?:how|what|where|in what ways?)\s+(?:do|does|did|are|is)\s+"
+    r"|(?:compar(?:e|ing)|contrast(?:ing)?)\s+(?:how\s+|what\s+)?|and\s+"
     # a claim checked of both: "Is it true that both X and Y ...", "Can you confirm that ..."
     r"|is\s+it\s+(?:true|correct|right|the\s+case)\s+that\s+|(?:can\s+you\s+)?confirm\s+(?:that\s+)?|both\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+"
@@ -253,7 +256,13 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
     """
     # "one plugs a module into ..., the other gives the model tools": the two descriptions, when no paper is named
     if not mentions and (pair := _ONE_THE_OTHER.search(question)):
-        return [pair.group("one").strip(), pair.group("other").strip()]
+        sides = [pair.group("one").strip(), pair.group("other").strip()]
+        # "Two papers discuss memorization vs generalization, one for language models and one for diffusion models":
+        # sides this short are found with what the question says of both
+        context = " ".join(question[:pair.start()].strip(" ,;:").split()[-SIDE_CONTEXT_WORDS:])
+        if context and min(len(side.split()) for side in sides) <= SHORT_SIDE_WORDS:
+            sides = [f"{context} {side}" for side in sides]
+        return sides
     text = _COMPARE_WITH.sub(r"\1 ; ", question)
     with_split = _COMPARE_THEN_WITH.sub(lambda m: m.group(1) + " ; ", text, count=1)
     if with_split == text:
@@ -406,9 +415,10 @@ _WHICH_COUNTED = re.compile(r"\bwhich\s+(two|three|four|five|six|seven|eight|nin
                             r"(?=\s+(?:do|does|did|was|were|is|are|has|have|had)\b)", re.I)
 # A count stated before the question asking for the names: "PatchKV was evaluated on three model architectures. Which
 # specific models were they?"
-_STATED_COUNT = re.compile(r"(?<![\d,.])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[a-z-]+\s+){0,2}[a-z-]+)\b", re.I)
-_WHICH_WERE_THEY = re.compile(r"[.!]\s+which\s+(?:specific\s+|exact\s+)?([a-z-]+)\s+(?:were|are)\s+(?:they|these|those)\b",
-                              re.I)
+_STATED_COUNT = re.compile(
+    r"(?<![\d,.])\b(two|three|four|five|six|seven|eight|nine|ten|\d+)\s+((?:[a-z-]+\s+){0,2}[a-z-]+)\b", re.I)
+_WHICH_WERE_THEY = re.compile(
+    r"[.!]\s+which\s+(?:specific\s+|exact\s+)?([a-z-]+)\s+(?:were|are)\s+(?:they|these|those)\b", re.I)
 
 
 def _count_then_which(question: str) -> tuple[str, str] | None:

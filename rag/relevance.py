@@ -387,10 +387,23 @@ class AcronymGlossary:
     def spell_out(self, question: str) -> str:
         """The question with the long form after each acronym it uses ("multimodal LLMs" -> "multimodal LLMs (Large
         Language Models)"), so it matches abstracts that spell them out; unchanged when there is none."""
-        for acronym in dict.fromkeys(w for w in _CASED_WORD.findall(question) if sum(c.isupper() for c in w) >= 2):
+        for written in dict.fromkeys(_CASED_WORD.findall(question)):
+            acronym = written if sum(c.isupper() for c in written) >= 2 else self._typed_lower(written)
+            if not acronym:
+                continue
             long_form = next(iter(self.long_forms(acronym)), None)
             if long_form and acronym not in field_acronyms() and acronym[:-1] in field_acronyms():
                 long_form += "s"  # "VLMs": "vision-language models"
             if long_form and long_form.lower() not in question.lower():
-                question = re.sub(rf"(?<![\w-]){re.escape(acronym)}(?![\w-])", f"{acronym} ({long_form})", question, count=1)
+                question = re.sub(rf"(?<![\w-]){re.escape(written)}(?![\w-])", f"{written} ({long_form})", question, count=1)
         return question
+
+    def _typed_lower(self, word: str) -> str | None:
+        """The acronym a word typed in lower case stands for ("gnn" -> "GNN", "vlms" -> "VLMs"), when the corpus
+        defines it and the word is no English word ("map", "art")."""
+        if not (word.isalnum() and word.islower() and 2 <= len(word) <= 6) or word in dictionary_words():
+            return None
+        for acronym in (word.upper(), word[:-1].upper() + "s" if word.endswith("s") else ""):
+            if acronym and self.long_forms(acronym.rstrip("s") if acronym.endswith("s") else acronym):
+                return acronym
+        return None

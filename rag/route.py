@@ -492,7 +492,7 @@ class QuestionRouter:
 
         scored = score_for_listing(queries, hits, sentences, bonus)
         listed, gap = self.without_gaps(question, listing_cutoff(scored), lambda item: item.hit.paper)
-        if asks_for_new_resources(question):  # "Which papers introduce new video benchmarks?": not those only tested on one
+        if asks_for_new_resources(question):  # "Which papers introduce new video benchmarks?", not ones tested on one
             listed = [x for x in listed if introduces_resource(sentences[x.hit.paper.paper_id])]
         named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
         for x in listed + named:  # a paper listed for using a name is listed with the sentence using it

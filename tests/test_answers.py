@@ -211,7 +211,9 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("Could you summarize the one that models blur as an average over the exposure, so one network handles both "
      "deblurring and blur-to-video?", "lookup", []),
     ("Two papers discuss memorization versus generalization, one for language models and one for diffusion models. "
-     "How do they differ?", "comparison", ["for language models", "for diffusion models"]),
+     "How do they differ?", "comparison",
+     ["Two papers discuss memorization versus generalization for language models",
+      "Two papers discuss memorization versus generalization for diffusion models"]),
     ("Comparing the video-difference benchmark and the prompt-inversion benchmark: how big is each one?", "comparison",
      ["video-difference benchmark", "prompt-inversion benchmark"]),
     ("Between the contextual memorization paper and the position paper on diffusion model generalization, does either "

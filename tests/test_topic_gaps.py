@@ -130,6 +130,10 @@ def test_acronyms_are_spelled_out_as_the_corpus_defines_them(corpus):
     # Already spelled out, or never defined: unchanged.
     assert glossary.spell_out("Do large language models (LLMs) plan?") == "Do large language models (LLMs) plan?"
     assert glossary.spell_out("What is XQZW?") == "What is XQZW?"
+    # Typed in lower case ("underconfident gnn", "which vlms use rl"): read as the acronym, unless an English word.
+    assert "gnn (graph neural network" in glossary.spell_out("does weight decay fix an underconfident gnn?").lower()
+    assert "reinforcement learning" in glossary.spell_out("which vlms use rl?").lower()
+    assert glossary.spell_out("a map of the art") == "a map of the art"
 
 
 def test_the_field_acronyms_fill_in_what_the_corpus_leaves_undefined(corpus):
