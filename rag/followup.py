@@ -59,6 +59,9 @@ _SEVERAL = re.compile(r"\b(?:another|the other|the second|the latter)\b"
 _PARTS = re.compile(r"(?<=[.;:])\s+|,?\s+(?:and|while|whereas)\s+(?=(?:another|the other|the second|one|a second)\b)"
                     r"|,\s+(?=(?:another|the other|the second)\b)", re.I)
 _PART_MIN_WORDS = 3
+# A part that only announces the papers to come ("Two stand out.", "Three relevant ones:"): it describes none.
+_ANNOUNCEMENT = re.compile(r"^\W*(?:two|three|four|both|several|a few)\b[^.:;]{0,40}?\b(?:stand out|of them|relevant"
+                           r"(?:\s+ones?)?|papers?|works?|studies|candidates?|options?)\W*$", re.I)
 # Turns looked back over for the papers of "the two" when the last turn was about one paper.
 DISCUSSED_TURNS = 3
 
@@ -105,7 +108,8 @@ def _described_papers(answer: str, catalog: PaperCatalog, find: Callable[[str], 
     it names, or else the paper found for it, in order."""
     papers: dict[str, Paper] = {}
     for part in _PARTS.split(answer):
-        if len(content_words(part)) >= _PART_MIN_WORDS and not part.rstrip().endswith(":"):  # not "Two stand out:"
+        announces = part.rstrip().endswith(":") or _ANNOUNCEMENT.match(part)  # "Two stand out:"
+        if len(content_words(part)) >= _PART_MIN_WORDS and not announces:
             for paper in (_papers_in_text(part, catalog) or find(part))[:1]:
                 papers.setdefault(paper.paper_id, paper)
     return list(papers.values())

@@ -183,6 +183,7 @@ class QuestionRouter:
         @cache  # resolving one follow-up may look up the same part of a hand-written answer more than once
         def find(text: str) -> list[Paper]:
             # rescored as a question is: among thousands of papers a description has near-twins
+            text = self.chat.glossary.spell_out(text)
             scored = self.rescore(text, self.chat.retrieve_hits(text, RESCORE_POOL, filters))
             return [h.paper for _, h in scored if h.relevance >= self.min_rel][:3]
 

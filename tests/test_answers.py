@@ -388,6 +388,18 @@ def test_follow_up_ordinal_counts_papers_an_answer_describes_without_naming_them
     assert _cited(first)[0] == "Transformers with hyper-connections", first.text
 
 
+def test_an_answer_announcing_its_papers_is_not_searched_as_one(seed_chat):
+    """"Two stand out." describes no paper: among thousands, a search for it finds one anyway (a ranking paper at 8.4k),
+    which then counted as "the first one"."""
+    from rag.followup import _described_papers
+
+    searched = []
+    answer = ("Two stand out. One uses causal patching to show that VLMs route visual information through a direct "
+              "pathway. The other shows that adding an image shifts representations into a jailbreak state.")
+    _described_papers(answer, seed_chat.catalog, lambda text: searched.append(text) or [])
+    assert len(searched) == 2 and not any(text.startswith("Two stand out") for text in searched), searched
+
+
 def test_follow_up_ordinal_written_in_digits(seed_chat):
     """"the 2nd one" after a numbered answer on two papers is the second, not both."""
     history = [("papers w/ theory on llm generalization?",
