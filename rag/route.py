@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from rag.cite import verify_citations
+from rag.claims import NumberMismatch, check_claimed_numbers
 from rag.compare import compare_papers
 from rag.extractive import (
     WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR, ListedPaper,
@@ -269,9 +270,25 @@ class QuestionRouter:
             quote_first = [cells[a].quote for a in intent.aspects if cells[a].quote]
         else:
             quote_first = self.closing_ask(question, chosen[0].paper)
+        mismatch = self.number_claimed_otherwise(question, chosen[0].paper)
+        if mismatch:  # "Is it true that it has about 15,000 problems?": the sentence giving 11,586 leads
+            quote_first = [mismatch.sentence] + [q for q in quote_first if q != mismatch.sentence]
         if self.settings.llm.backend == "extractive":
-            return self.chat._extractive(question, chosen, hits, quote_first)
-        return (yield from self.chat._generate(question, chosen, hits))
+            answer = self.chat._extractive(question, chosen, hits, quote_first)
+        else:
+            answer = yield from self.chat._generate(question, chosen, hits)
+        if mismatch and not answer.refused:
+            cited = [c.n for c in answer.citations if c.paper.paper_id == chosen[0].paper.paper_id]
+            answer.lead_with(mismatch.say(f" [{cited[0]}]" if cited else ""))
+        return answer
+
+    def number_claimed_otherwise(self, question: str, paper: Paper) -> NumberMismatch | None:
+        """For a yes/no check of a number ("Is it true that PhysElite has about 15,000 problems?"), where the paper's
+        abstract gives another number for the same thing."""
+        if not any(_CLAIM_CHECK.search(part) for part in re.split(r"(?<=[.!?])\s+", question.strip())):
+            return None
+        own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
+        return check_claimed_numbers(question, [text for text, _ in own])
 
     def closing_ask(self, question: str, paper: Paper) -> list[str]:
         """For a description followed by a question ("I'm looking for a fog-removal network ... Could you tell me how

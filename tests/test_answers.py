@@ -838,6 +838,35 @@ def test_a_claim_naming_what_the_abstract_never_mentions_is_not_confirmed(seed_c
     assert stated.kind == "lookup" and "Qwen3-MoE" in stated.text, stated.text
 
 
+@pytest.mark.parametrize("question, given, claimed, paper", [
+    ("There is a bilingual benchmark of Olympiad-level physics problems. Is it true that it has about 15,000 problems? "
+     "And what accuracy does the best model reach?", "11,586 Olympiad-tier problems", "about 15,000 problems",
+     "PhysElite"),
+    ("Is it true that PipeFSDP beats TorchTitan by as much as 1.87x in Model FLOPs Utilization?",
+     "1.28× in Model FLOPs Utilization", "1.87x in Model FLOPs", "PipeFSDP"),
+    ("Is it correct that the video pairs in ViDiC-1K are annotated along five comparison dimensions?",
+     "seven dimensions", "five comparison dimensions", "ViDiC-1K"),
+])
+def test_a_number_claimed_otherwise_is_said_not_as_claimed(seed_chat, question, given, claimed, paper):
+    """A yes/no check of a number the abstract gives otherwise: the answer says so first, citing the paper, and quotes
+    the sentence with the abstract's number first."""
+    answer = seed_chat.ask(question)
+    assert answer.kind == "lookup" and _cited(answer)[0] == paper, answer.text
+    assert answer.text.startswith(f"Not as claimed: the abstract gives “{given}”, not “{claimed}” [1]."), answer.text
+    assert given.split()[0] in answer.citations[0].quote, answer.citations[0].quote
+
+
+@pytest.mark.parametrize("question", [
+    "Is it true that PhysElite evaluates 18 MLLMs?",
+    "Is it true that PhysElite has about 11,000 problems?",  # a hedged claim within 10% agrees
+    # 10x is the abstract's figure against dense inversion (2x against SMI): too subtle to call, so not called
+    "Is it true that Patch Rebirth Inversion runs about 10 times faster than Sparse Model Inversion?",
+])
+def test_a_number_the_abstract_gives_is_not_disputed(seed_chat, question):
+    answer = seed_chat.ask(question)
+    assert not answer.refused and "Not as claimed" not in answer.text, answer.text
+
+
 def test_a_claim_closing_a_question_is_checked_too(seed_chat):
     """"Which model does VISD use as its judge, is it GPT-4o?": the abstract names no judge model, so GPT-4o is not
     confirmed by quoting the judge sentence."""
