@@ -24,7 +24,10 @@ _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 
 # A number, as digits or a word, with its "×", "x", "%" or "times"; not part of a name ("GSM8K", "Qwen3-8B", "170k").
 _NUMBER = re.compile(rf"(?<![\w.])(\d+(?:,\d{{3}})*(?:\.\d+)?|{'|'.join(_NUMBER_WORDS)})(?:\s*(?:×|x|%|times)(?!\w))?"
                      r"(?![A-Za-z])", re.I)
-_HEDGE = re.compile(r"\b(?:about|around|roughly|approximately|nearly|almost|some|over|~)\s*$", re.I)
+_HEDGE = re.compile(r"\b(?:about|around|roughly|approximately|nearly|almost|~)\s*$", re.I)
+# A bound, not an amount ("over 10,000 problems", "at least 1"): not checked.
+_BOUND = re.compile(r"\b(?:over|above|under|below|more than|less than|fewer than|at least|at most|up to|beyond)\s*$",
+                    re.I)
 _WORD = re.compile(r"[A-Za-z][\w-]*")
 # Words after a number that say how it compares, not what it counts.
 _RELATION_WORDS = frozenset("times less lower more higher faster slower than up to as much".split())
@@ -69,7 +72,7 @@ def check_claimed_numbers(question: str, sentences: list[str]) -> NumberMismatch
              for text in sentences for m in _NUMBER.finditer(text)]
     for claim in _NUMBER.finditer(question):
         things = set(_things_after(question, claim.end(), CLAIMED_WORDS + 2)[:CLAIMED_WORDS])
-        if not things:
+        if not things or _BOUND.search(question[: claim.start()]):
             continue
         value, hedged = _value(claim.group(1)), bool(_HEDGE.search(question[: claim.start()]))
         same_thing = [g for g in given if g[2] & things]

@@ -859,6 +859,7 @@ def test_a_number_claimed_otherwise_is_said_not_as_claimed(seed_chat, question, 
 @pytest.mark.parametrize("question", [
     "Is it true that PhysElite evaluates 18 MLLMs?",
     "Is it true that PhysElite has about 11,000 problems?",  # a hedged claim within 10% agrees
+    "Is it true that PhysElite has over 10,000 problems?",  # a bound, not an amount
     # 10x is the abstract's figure against dense inversion (2x against SMI): too subtle to call, so not called
     "Is it true that Patch Rebirth Inversion runs about 10 times faster than Sparse Model Inversion?",
 ])
