@@ -58,7 +58,8 @@ _NEED_ALL = (r"(?:i\s+(?:need|want)|give\s+me|show\s+me)\s+(?:everything|anythin
 WHICH_QUESTION = re.compile(
     # after a leading phrase that sets the scope: "Between 2015 and 2018, which papers ..."
     r"^\W*(?:(?:in|since|from|between|before|after|during|among|for)\b[^,?]{0,40},\s*)?"
-    r"(?:(?:which|what|how many)\s+(?:(?!(?:paper|work|study|article)\b)\w+\s+){0,2}(?:papers|works|studies|articles)\b"
+    r"(?:(?:which|what|how many)\s+(?:(?!(?:paper|work|study|article)\b)\w+\s+){0,2}(?:papers|works|studies|articles"
+    r"|submissions|publications|preprints)\b"
     r"|(?:list|find|show|name|give|recommend|suggest|summari[sz]e|overview)\b.*\b(?:papers|works|studies)\b"
     r"|(?:list|find|show|name|give)\s+(?:me\s+)?(?:the\s+|all\s+(?:the\s+)?)?(?:work\s+(?:on|about|that|which|using|with|in"
     r"|for)|(?:every|each)\s+(?:paper|work|study))\b"
@@ -71,7 +72,10 @@ WHICH_QUESTION = re.compile(
     rf"|{_WORK_THERE}|{_NEED_ALL})"
     r"|\b(?:all|any)\s+(?:the\s+)?(?:papers|works|studies)\s+(?:that|which|on|about)\b"
     # a description, then "Which papers fit?"
-    r"|(?:^|[.!?]\s+)which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply|are\s+relevant)\W*$",
+    r"|(?:^|[.!?]\s+)which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply|are\s+relevant)\W*$"
+    # "Does any paper here study X? List every one that does."
+    r"|(?:^|[.!?]\s+)(?:please\s+)?(?:list|name)\s+(?:every|each|all)\s+(?:one|of\s+them|such\s+papers?)\b"
+    r"|(?:^|[.!?]\s+)(?:please\s+)?(?:list|name)\s+them\s+all\b",
     re.I,
 )
 # Where the list of compared papers is split into sides.
@@ -292,7 +296,9 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
     sides, carry, before = [], "", ""
     for start, end, sep in pieces:
         piece = text[start:end]
-        versus = bool(_VERSUS.search(f" {before} ") or _VERSUS.search(f" {sep} "))
+        # "X vs Y": the words just before "vs" and those just after it ("... gains in-distribution versus
+        # out-of-distribution" is no side when a question starts between "gains" and "vs")
+        versus_after, versus_before = bool(_VERSUS.search(f" {sep} ")), bool(_VERSUS.search(f" {before} "))
         before = sep
         if any(a < end and b > start for a, b in named_spans):
             carry = ""
@@ -305,7 +311,8 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
         ended = cut is not None
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
         described = _PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece) and not _BACK_REFERENCE.search(piece)
-        bare = versus and not carry and not _DESCRIPTION_START.search(piece)  # "X vs Y" needs no "the ... paper"
+        adjacent = versus_before or (versus_after and not ended)
+        bare = adjacent and not carry and not _DESCRIPTION_START.search(piece)  # "X vs Y" needs no "the ... paper"
         if len(piece.split()) >= 2 and (described or bare):
             sides.append(re.sub(r"^(?:the|a|an|that|this)\s+", "", piece, flags=re.I))
             carry = ""
@@ -324,8 +331,11 @@ _GPU_SHAPE = r"\b(?:[AHVLTP]\d{2,4}|RTX\s?\d{3,4}\w*|TPU\s?v?\d*|MI\d{3}|Ascend\
 _CASED_NAME = r"(?<=[a-z,(] )(?:[A-Z][a-z]+[\w.-]*|[A-Z][\w.-]*\d[\w.-]*|[A-Z][a-z]*[A-Z][\w.-]*[a-z][\w.-]*)"
 _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     # An abstract rarely owns up to limits: only a sentence on the paper's own (not prior work's) answers.
-    (r"\blimitations?\b(?!\s+(?:of|in)\s+(?:existing|prior|previous|current|other))|\bweakness(?:es)?\b"
-     r"|\bdrawbacks?\b|\bshortcomings?\b|\bfailure (?:cases|modes)\b", "limitations",
+    # Not those of prior work ("What failure modes of earlier methods does it fix?")
+    (r"^(?!.*\b(?:fix|address|overcome|remed|tackl|mitigat|solv|resolv)\w*\b)"
+     r".*?(?:\blimitations?|\bweakness(?:es)?|\bdrawbacks?|\bshortcomings?|\bfailure (?:cases|modes))\b"
+     r"(?!\s+(?:of|in)\s+(?:[\w-]+\s+){0,2}?(?:existing|prior|previous|current|other|earlier|past|older|baseline"
+     r"|conventional|standard))", "limitations",
      ("limit", "fail", "drawback", "weakness"), False, False,
      r"\b(?:a|one|the main|its|our)\s+limitations?\b|\bfuture work\b|\blimitations? of (?:our|this|the proposed)\b"
      r"|\b(?:our|this) (?:method|approach|model|framework)\s+(?:\w+\s+){0,3}(?:cannot|fails?|is limited)\b"),
@@ -379,7 +389,7 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      r"\b\d+(?:\.\d+)?[\s-]?(?:[BMK]|billion|million)[\s-]+param\w*|\b[A-Z][\w.]*-\d+(?:\.\d+)?B\b"),
     (r"\bseeds?\b|\bhow many runs\b", "number of random seeds", ("seed", "run"), True, False, ""),
     # "What accuracy does the best MLLM reach?": a score, stated only with its number.
-    (r"\b(?:what|which|how much|how high)\s+(?:\w+\s+){0,2}(?:accuracy|score|f1|auc|success rate|error rate|bleu|psnr"
+    (r"\b(?:what|which|how much|how high)\s+(?:\w+\s+){0,4}(?:accuracy|score|f1|auc|success rate|error rate|bleu|psnr"
      r"|ssim)\b", "{asked}", ("accura", "score", "f1", "auc", "success rate", "error rate", "bleu", "psnr", "ssim"),
      True, False, ""),
 )
@@ -402,7 +412,7 @@ _RECORD_DETAILS = (
     # ("the PROVE authors use", "these authors argue that ...").
     (r"\b(?:who|what|which)\s+(?:are|were|is)\s+(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){0,3}?authors?\b"
      r"|\bauthors?\s+(?:of|behind)\b|\b(?:list|name|give|show)\s+(?:me\s+)?(?:the\s+|its\s+)?authors?\b"
-     r"|\bauthors?(?:'\s+names)?\s*\?|\bwho (?:wrote|authored|proposed|introduced|developed|created|made)\b"
+     r"|(?<!according to the )(?<!according to its )\bauthors?(?:'\s+names)?\s*\?|\bwho (?:wrote|authored|proposed|introduced|developed|created|made)\b"
      r"|\bwritten by\b|\bby whom\b", "authors", "authors"),
     (r"\b(?:when|what year|which year)\b[^?]*\b(?:published|released|appear\w*|come out|presented)\b"
      r"|\b(?:which|what) (?:venue|conference|journal)\b|\bwhere (?:was|is) [^?]*\bpublished\b", "venue and year",
@@ -501,7 +511,10 @@ def asked_details(question: str) -> list[DetailAsk]:
 
 
 def _stem(word: str) -> str:
-    """Crude singular stem: "problems" -> "problem", "studies" -> "stud"."""
+    """Crude singular stem: "problems" -> "problem", "studies" -> "stud", "annotations" -> "annotat" (as in
+    "annotated")."""
+    if re.search(r"\w{3}ations?$", word):
+        return word[:word.rindex("ation") + 2]
     for end in ("ies", "es", "s"):
         if word.endswith(end) and len(word) - len(end) >= 3:
             return word[: -len(end)] if end != "es" or word[-3] in "sxz" else word[:-1]

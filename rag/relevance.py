@@ -19,7 +19,8 @@ from store.naming import defined_acronyms
 
 # Question words that say what kind of answer is wanted, not what it is about.
 ASKING_WORDS = frozenset(
-    """paper papers work works study studies which what propose proposes proposed introduce introduces introduced new
+    """paper papers work works study studies submission submissions publication publications preprint preprints
+    which what propose proposes proposed introduce introduces introduced new
     method methods approach approaches model models use uses used using there here any good does show shows result
     results based report reports reported make makes give gives kind kinds way ways particular own topic central
     research about many much how why when where who whose whom tell remember know explain describe describes find

@@ -100,7 +100,9 @@ MAX_MENTIONED = 2
 # A closing question about the paper's content ("... how fast does it run?"), not a bare "Has anyone done that?".
 _CONTENT_ASK = re.compile(r"\b(?:how|what|whats|what's|which|when|where|why|does|do|did|is|are|was|were)\b", re.I)
 # A closing question asking for an amount ("How long were the contexts they tested?", "how many GPUs?").
-_AMOUNT_QUESTION = re.compile(r"^\W*(?:and\s+)?(?:by\s+)?how\s+(?:much|many|long|big|large|fast|quickly|often)\b", re.I)
+_AMOUNT_QUESTION = re.compile(r"^\W*(?:and\s+)?(?:by\s+)?how\s+(?:much|many|long|big|large|fast|quickly|often)\b"
+                              r"|^\W*(?:and\s+)?(?:what|which)\s+(?:\w+\s+)?(?:statistics?|figures?|numbers?|percentages?"
+                              r"|fractions?|proportions?|shares?|rates?)\b", re.I)
 # A yes/no check of a claim: "Is it true that ...", "Does X use Y?", "Can you confirm ...", or one closing a question
 # ("Which model does VISD use as its judge, is it GPT-4o?").
 _CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|can\s+you\s+confirm\b"
@@ -234,11 +236,15 @@ class QuestionRouter:
     # ---- one paper (or a few): the lookup, or "its abstract does not state it" ----
     def lookup(self, question: str, intent: Intent, pinned: list[str], k: int | None,
                filters: PaperFilters | None) -> Iterator[str]:
-        if not pinned:
+        by_term = not pinned
+        if by_term:
             pinned = self.mentioned(question, filters)
         if pinned:
             hits = self.hits(question, k, filters, pinned)
             chosen, gap = [h for h in hits if h.named][:MAX_NAMED], ""
+            if by_term and len(chosen) > 1:  # "the fog-removal one fusing NIR with ...": of the papers writing "NIR",
+                scored = self.rescore(self.chat.glossary.spell_out(question), chosen)  # those the rest fits
+                chosen = [h for score, h in scored if score >= scored[0][0] - DECISIVE_MARGIN]
         else:
             # "multimodal LLMs" also finds "large language models"
             query = self.chat.glossary.spell_out(question)
@@ -299,11 +305,13 @@ class QuestionRouter:
         ask = parts[-1]
         if len(parts) < 2 or not ask.endswith("?") or not _CONTENT_ASK.search(ask):
             return []
-        if len([w for w in question_terms(ask, ignore=content_words(paper.name)) if w not in _CHAT_WORDS]) < 2:
+        amount = _AMOUNT_QUESTION.search(ask)  # "What statistic do they give?": only a number answers it
+        if not amount and len([w for w in question_terms(ask, ignore=content_words(paper.name))
+                               if w not in _CHAT_WORDS]) < 2:
             return []
         own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
         ranked = rank_sentences(self._query_vec(ask), ask, own, ignore=content_words(paper.name), answering=True)
-        if _AMOUNT_QUESTION.search(ask):  # "How long were the contexts they tested?": only a number answers it
+        if amount:  # "How long were the contexts they tested?"
             ranked = [s for s in ranked if states_amount(s.text)] or ranked
         return [ranked[0].text] if ranked else []
 
@@ -598,6 +606,7 @@ def _model_names(question: str) -> list[str]:
                    if m.group(1).lower() not in dictionary_words() and not m.group(1).endswith(("ian", "ean"))]
     # An all-capital acronym ("DNA", "CLIP") is as often a topic as a tool: ``mentioned`` pins it only when rare.
     coined = [t for t in coined_terms(question, everyday=True) if not (t.isupper() and t.isalpha())]
+    coined = [re.sub(r"-(?:family|series|based|style|like|class|sized?)$", "", t, flags=re.I) for t in coined]
     return list(dict.fromkeys(coined + capitalised))
 
 
