@@ -122,6 +122,8 @@ class AspectClassifier:
                     out[i, j] += 0.15 if aspect == "data" else 0.1  # "contains 11,586 problems", "up to 1.87x"
                 if states_nothing(text):
                     out[i, j] -= 0.5  # "code and data will be released" states no aspect
+                if aspect != "problem" and "?" in text:
+                    out[i, j] -= 0.4  # "Related questions include: can an LLM avoid memorization?" asks, states nothing
                 if aspect == "approach" and (_CONTRIBUTION.search(text) or (name and name in text)):
                     out[i, j] += 0.4
                 if aspect in ("data", "results") and cues == 0:

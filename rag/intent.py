@@ -397,12 +397,13 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
 
 # What "how many" counts, up to three words (a lookahead: "how many GPUs and how many hours" asks twice).
 _HOW_MANY = re.compile(r"\bhow many\s+(?=((?:[a-z0-9-]+\s+){0,2}[a-z0-9-]+))", re.I)
-_SUBJECTS = frozenset("you we they i one people".split())
+_SUBJECTS = frozenset("you we they i one".split())
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
 # Words that end what "how many" counts ("how many GPUs did", "how many layers in", "how many GPUs and how many hours",
 # "how many models each one evaluated").
 _COUNTED_END = frozenset("""do does did is are was were be been have has had can could will would in of on for to and or
-    each every per the a an its their this that these those with at by from as than used""".split())
+    each every per the a an its their this that these those with at by from as than used took take takes taking
+    participated contributed joined helped worked annotated labeled labelled rated needed went got made""".split())
 _FILLER = frozenset("different distinct total unique separate individual other more of".split())
 
 

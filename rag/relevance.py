@@ -7,11 +7,11 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
-from rag.acronyms import field_acronyms, unit_names
+from rag.acronyms import field_acronyms, plain_terms, unit_names
 from rag.extractive import content_words
 from rag.extractive import snowball_stem as _stem
 from store.embed import TOKENIZER_PATH
@@ -298,6 +298,19 @@ def _phrase_key(phrase: str) -> str:
     return re.sub(r"[\s/-]+", " ", phrase.lower()).rstrip("s")
 
 
+def plain_phrases(question: str) -> list[tuple[str, str]]:
+    """The everyday phrases of the question that stand for a field term, each with that term: [("graphics chips",
+    "GPUs")]."""
+    return [(match.group(), term) for pattern, term in plain_terms() if (match := pattern.search(question))]
+
+
+def says_plainly(question: str, text: str) -> str:
+    """The everyday phrases of the question whose field term the text uses ("graphics chips" for a text on GPUs),
+    joined: what the text says in the asker's words."""
+    key = _phrase_key(text)
+    return " ".join(phrase for phrase, term in plain_phrases(question) if _phrase_key(term.split("|")[0]) in key)
+
+
 @lru_cache(maxsize=1)
 def _field_patterns() -> list[tuple[str, re.Pattern, list[tuple[str, re.Pattern]]]]:
     """Each field acronym, a pattern finding it in a text, and patterns finding its long forms, hyphens or spaces
@@ -384,6 +397,26 @@ class AcronymGlossary:
         if count < ACRONYM_AGREEMENT * sum(forms.values()):
             return None
         return written[key].most_common(1)[0][0]  # as most abstracts write it
+
+    def for_search(self, question: str) -> str:
+        """The question as searched: its acronyms spelled out, and its everyday phrases in the field's terms ("giant
+        chatbot models trained on graphics chips" -> "large language models trained on GPUs")."""
+        return self.spell_out(self.in_field_terms(question))
+
+    def in_field_terms(self, question: str) -> str:
+        """The question with each everyday phrase for a field term put as that term ("graphics chips" -> "GPUs"),
+        unless some abstract uses the phrase itself ("brain-inspired")."""
+        for phrase, term in plain_phrases(question):
+            if re.search(rf"(?<![\w-]){re.escape(phrase.lower())}(?![\w-])", self._lower_texts):
+                continue
+            singular, _, plural = term.partition("|")
+            term = plural if plural and phrase.lower().endswith("s") else singular  # "one photo": "one image"
+            question = question.replace(phrase, term, 1)
+        return question
+
+    @cached_property
+    def _lower_texts(self) -> str:
+        return "\n".join(self.texts).lower()
 
     def spell_out(self, question: str) -> str:
         """The question with the long form after each acronym it uses ("multimodal LLMs" -> "multimodal LLMs (Large

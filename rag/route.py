@@ -27,7 +27,7 @@ from rag.intent import (
 )
 from rag.relevance import (
     absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
-    question_terms, rare_terms, stems, topic_coverage,
+    question_terms, rare_terms, says_plainly, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -186,7 +186,7 @@ class QuestionRouter:
         @cache  # resolving one follow-up may look up the same part of a hand-written answer more than once
         def find(text: str) -> list[Paper]:
             # rescored as a question is: among thousands of papers a description has near-twins
-            text = self.chat.glossary.spell_out(text)
+            text = self.chat.glossary.for_search(text)
             scored = self.rescore(text, self.chat.retrieve_hits(text, RESCORE_POOL, filters))
             return [h.paper for _, h in scored if h.relevance >= self.min_rel][:3]
 
@@ -243,11 +243,11 @@ class QuestionRouter:
             hits = self.hits(question, k, filters, pinned)
             chosen, gap = [h for h in hits if h.named][:MAX_NAMED], ""
             if by_term and len(chosen) > 1:  # "the fog-removal one fusing NIR with ...": of the papers writing "NIR",
-                scored = self.rescore(self.chat.glossary.spell_out(question), chosen)  # those the rest fits
+                scored = self.rescore(self.chat.glossary.for_search(question), chosen)  # those the rest fits
                 chosen = [h for score, h in scored if score >= scored[0][0] - DECISIVE_MARGIN]
         else:
             # "multimodal LLMs" also finds "large language models"
-            query = self.chat.glossary.spell_out(question)
+            query = self.chat.glossary.for_search(question)
             hits = self.hits(query, k, filters)
             scored = self.rescore(query, hits)
             hits = [h for _, h in scored] + hits[len(scored):]  # a refusal names the closest by this score
@@ -453,6 +453,7 @@ class QuestionRouter:
         rare = rare_terms(question, self.chat.term_stats)
 
         texts = [self.said(paper_of(a)) for a in answers]
+        texts = [f"{text} {says_plainly(question, text)}" for text in texts]  # "graphics chips": a paper on GPUs says it
         own = [stems(text) for text in texts]
         # a word an acronym's long form says is not absent ("scanner": a paper writing "LiDAR" says it)
         spelled_out = set().union(*(stems(text[len(paper_of(a).text):]) for a, text in zip(answers, texts)))
@@ -491,9 +492,10 @@ class QuestionRouter:
                       ) -> tuple[list[ListedPaper], list[ListedPaper], list[PaperHit], str]:
         """The papers a "which papers" question lists, best first; every candidate scored; the candidates; and,
         when none is listed, the gap in the question's topic."""
-        topic = listing_topic(question)
-        queries = [(question, self._query_vec(question)), (topic, self._query_vec(topic))]
-        hits = self.chat.retrieve_hits(question, max(k or 0, LISTING_POOL), filters)
+        topic = self.chat.glossary.in_field_terms(listing_topic(question))
+        searched = self.chat.glossary.in_field_terms(question)
+        queries = [(searched, self._query_vec(searched)), (topic, self._query_vec(topic))]
+        hits = self.chat.retrieve_hits(searched, max(k or 0, LISTING_POOL), filters)
         # A made-up term, or an acronym, only a paper or two use ("Which papers evaluate on LIBERO?", "use GRPO?")
         # names those papers.
         users = self.name_users(question, filters)
@@ -539,6 +541,7 @@ class QuestionRouter:
             return [x.hit.paper.paper_id for x in listed][:MAX_COMPARED], found
         ids = list(pinned)
         for side in intent.described:
+            side = self.chat.glossary.in_field_terms(side)
             hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in ids]
             named = [h for h in hits if h.named]
             best = named or self.answerable(self.rescore(side, hits, SIDE_COVERAGE_WEIGHT), margin=0.0)

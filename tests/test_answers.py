@@ -649,6 +649,7 @@ def test_a_count_written_without_the_counted_word_is_stated(seed_chat):
 
 
 @pytest.mark.parametrize("question, said", [
+    ("How many real people took part in building VisualMem's benchmark?", "does not state the number of real people"),
     ("How many synthesized tool-use trajectories were used to train PERIA?",
      "does not state the number of synthesized tool-use trajectories"),
     ("How many frames per second does UniCon3R run at?", "does not state the number of frames per second"),
@@ -1060,6 +1061,16 @@ def test_papers_an_earlier_answer_describes_are_found_over_their_near_twins(crow
         answer.text)
 
 
+def test_a_question_in_everyday_words_is_answered_among_distractors(crowded_store):
+    """"low-power chips" are the "NPUs" PhysDNet runs on: a paper saying the field's term says the asker's words, so
+    the word "chips", which no nearby abstract uses, does not refuse it."""
+    from rag import PaperChat
+
+    answer = PaperChat(store_dir=crowded_store).ask(
+        "fog removal with a near-infrared camera and lidar that runs on low-power chips?")
+    assert not answer.refused and _cited(answer)[0] == "PhysDNet", answer.text
+
+
 def test_a_term_two_papers_use_answers_with_the_one_the_rest_of_the_question_fits(crowded_store):
     """"MOEA/D" is in the seed paper's name and in a NeurIPS runtime analysis of it; only the seed paper studies
     exchanging solutions between subproblems, so only it is cited."""
@@ -1275,6 +1286,35 @@ def test_question_acronym_matches_an_abstract_that_spells_it_out(crowded_store):
     chat = PaperChat(store_dir=crowded_store)
     answer = chat.ask("Which paper helps multimodal LLMs read tables and charts that are split across several image patches?")
     assert not answer.refused and _cited(answer)[0] == "Patch-for-Patch (P4P)", answer.text
+
+
+def test_everyday_phrases_are_searched_in_the_fields_terms(seed_chat):
+    glossary = seed_chat.glossary
+    assert glossary.in_field_terms("trained on many graphics chips") == "trained on many GPUs"
+    assert glossary.in_field_terms("from one photo") == "from one image"  # singular stays singular
+    # a phrase some abstract uses is the corpus's own word: left alone
+    from rag.relevance import AcronymGlossary
+
+    own_words = AcronymGlossary(["We train a brain-inspired network on 64 graphics cards."])
+    question = "a brain-inspired model on graphics cards"
+    assert own_words.in_field_terms(question) == question
+    assert glossary.in_field_terms("a brain-inspired model") == "a biologically inspired model"
+
+
+@pytest.mark.parametrize("question, name", [
+    ("Which paper makes training giant chatbot models on lots of graphics chips faster, and by how much?", PIPEFSDP),
+    ("Is there a collection of physics competition problems with diagrams for grading AI? How big is it?",
+     "PhysElite"),
+    ("I want something that clears up foggy pictures on cheap low-power gadgets. How fast does it run?", "PhysDNet"),
+    ("Which paper checks whether picture-reading AI can be talked into harmful answers once a photo is added?",
+     "JRS-Rem"),
+    ("Is there a test for AI where it has to spot the differences between two videos?", "ViDiC-1K"),
+])
+def test_a_question_in_everyday_words_finds_its_paper(seed_chat, question, name):
+    """Asked as someone outside the field would ask (all five were refused): "chatbot models" are large language
+    models, "graphics chips" GPUs, "a test for AI" a benchmark."""
+    answer = seed_chat.ask(question)
+    assert not answer.refused and _cited(answer) == [name], answer.text
 
 
 def test_catalog_names_no_distractor_for_ordinary_words():
