@@ -1292,6 +1292,9 @@ def test_everyday_phrases_are_searched_in_the_fields_terms(seed_chat):
     glossary = seed_chat.glossary
     assert glossary.in_field_terms("trained on many graphics chips") == "trained on many GPUs"
     assert glossary.in_field_terms("from one photo") == "from one image"  # singular stays singular
+    # the longer phrase first: "the brain's" alone would read as "biologically inspired"
+    assert (glossary.in_field_terms("a video system modeled on the brain's first visual processing area")
+            == "a video system modeled on primary visual cortex")
     # a phrase some abstract uses is the corpus's own word: left alone
     from rag.relevance import AcronymGlossary
 
