@@ -55,7 +55,8 @@ _MAX_PLURAL = 3
 _SEVERAL = re.compile(r"\b(?:another|the other|the second|the latter)\b"
                       r"|\b(?:two|three|both)\b(?=[^.]*\b(?:papers?|works?|stand out|of them|studies)\b)"
                       r"|(?:^|[.;:]\s+)(?:second(?:ly)?|next|then)\s*,"  # "First, PAF, .... Second, a method ..."
-                      r"|\bthere(?:'s|\s+is|\s+are)\s+also\b", re.I)  # "... There's also a unified 4D model ..."
+                      r"|\bthere(?:'s|\s+is|\s+are)\s+also\b"  # "... There's also a unified 4D model ..."
+                      r"|(?:^|[.;:]\s+)one\s+(?:paper|study|work|method|approach)\b", re.I)  # "One paper uses ... X ..."
 _PARTS = re.compile(r"(?<=[.;:])\s+|,?\s+(?:and|while|whereas)\s+(?=(?:another|the other|the second|one|a second)\b)"
                     r"|,\s+(?=(?:another|the other|the second)\b)", re.I)
 _PART_MIN_WORDS = 3
@@ -64,6 +65,14 @@ _ANNOUNCEMENT = re.compile(r"^\W*(?:two|three|four|both|several|a few)\b[^.:;]{0
                            r"(?:\s+ones?)?|papers?|works?|studies|candidates?|options?)\W*$", re.I)
 # Turns looked back over for the papers of "the two" when the last turn was about one paper.
 DISCUSSED_TURNS = 3
+# Which earlier answer a reference is to: "the two papers from your first answer", "both papers you mentioned first".
+_TURN_POINTER = re.compile(
+    r",?\s*\b(?:(?:from|in|of)\s+(?:your|the)\s+(?P<which>first|second|third|previous|last|latest|earlier)\s+"
+    r"(?:answer|reply|response|message)"
+    r"|(?:that\s+)?you\s+(?:mentioned|listed|named|gave|cited|brought\s+up)\s+(?P<when>first|at\s+first|initially"
+    r"|earlier|before|at\s+the\s+(?:start|beginning)))\b", re.I)
+_TURN_INDEX = {"first": 0, "second": 1, "third": 2, "at first": 0, "initially": 0, "at the start": 0,
+               "at the beginning": 0, "previous": -1, "last": -1, "latest": -1, "earlier": -2, "before": -2}
 
 
 @dataclass
@@ -184,6 +193,11 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     """
     if not history:
         return Resolution(question)
+    if pointer := _TURN_POINTER.search(question):  # the conversation up to the answer pointed at
+        said = " ".join((pointer.group("which") or pointer.group("when")).lower().split())
+        turn = _TURN_INDEX[said]
+        history = history[:max(turn % len(history), 0) + 1] if -len(history) <= turn < len(history) else history
+        question = question[:pointer.start()] + question[pointer.end():]
     if not _refers_back(question):
         return Resolution(question)
     focus, listing = papers_in_focus(history, catalog, find)
@@ -205,6 +219,12 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
             name = paper.name + "'s" if pronoun.group().lower() == "its" else paper.name
             asked = _replace(after, pronoun, name).lstrip(", ")
             return Resolution(asked[:1].upper() + asked[1:], [paper])
+        # "How many MLLMs did the pathology benchmark test, and is it the same as the physics one?": two papers
+        rest = question[match.end():]
+        second = _described_reference(rest, history, catalog, find)
+        if second is not None and second[1] != paper:
+            rest = _replace(rest, second[0], second[1].name)
+            return Resolution(_replace(question[:match.end()], match, paper.name) + rest, [paper, second[1]])
         return Resolution(_replace(question, match, paper.name), [paper])
 
     other = _OTHER.search(question)

@@ -138,6 +138,8 @@ class QuestionRouter:
             return
         intent = classify(resolution.question, self.chat.catalog)
         pinned = list(dict.fromkeys([p.paper_id for p in resolution.papers] + intent.named))
+        if len(resolution.papers) > 1:  # "compare both papers": the rewrite names them; no side is left to find
+            intent.described = []
         if intent.kind is QuestionKind.WHICH and resolution.papers:
             intent.kind = QuestionKind.LOOKUP  # "which benchmarks did they use": about the papers in focus
         if intent.kind is QuestionKind.LOOKUP and len(pinned) >= 2:

@@ -323,6 +323,9 @@ def test_a_list_of_papers_using_a_named_model_family_names_every_one_with_the_se
      {PIPEFSDP, "PERception-Interaction-reason Agent (PERIA)", "Patch-for-Patch (P4P)", "PURGE"}),
     ("Which submissions report experiments with Qwen3-family models, either as backbones or as baselines?",
      {PIPEFSDP, "PERception-Interaction-reason Agent (PERIA)", "PURGE"}),
+    # the list is asked after a statement
+    ("I work with Qwen models myself. Which papers run experiments with Qwen models?",
+     {PIPEFSDP, "PERception-Interaction-reason Agent (PERIA)", "Patch-for-Patch (P4P)", "PURGE"}),
 ])
 def test_which_papers_lists_every_relevant_paper(seed_chat, question, gold):
     answer = seed_chat.ask(question)
@@ -520,6 +523,39 @@ def test_a_follow_up_asking_each_paper_its_own_thing_by_ordinal(seed_chat):
     assert "GoPro and HIDE" in on_the_question and "29/45/99 FPS" in on_the_question, on_the_question
 
 
+def test_a_follow_up_pointing_at_an_earlier_answer_is_about_that_answers_papers(seed_chat):
+    """"the two papers from your first answer" after a second turn on another paper: the first turn's two papers
+    (was: "first" read as an ordinal, so PipeFSDP alone)."""
+    history = [("Any papers on making LLM training or inference cheaper?",
+                "PipeFSDP speeds up training by combining FSDP with pipeline parallelism, and PatchKV compensates KV "
+                "cache compression for long-context inference."),
+               ("And lightweight modules for vision encoders?", "P4P is a plug-in module for patch-based encoders.")]
+    answer = seed_chat.ask("How do the two papers from your first answer differ in what they make efficient?",
+                           history=history)
+    assert answer.kind == "comparison" and _cited(answer) == [PIPEFSDP, "PatchKV"], answer.text
+    both = seed_chat.ask("Can you compare both papers you mentioned first?", history=history)
+    assert both.kind == "comparison" and _cited(both) == [PIPEFSDP, "PatchKV"], both.text
+
+
+def test_both_papers_of_an_answer_naming_one_and_describing_another(seed_chat):
+    """"One paper uses causal patching .... JRS-Rem ...": both are compared, and no third paper is searched for the
+    rewritten question's wording."""
+    history = [("Is there interpretability work on how VLMs process images?",
+                "One paper uses causal patching to trace how visual information flows and finds two pathways. JRS-Rem "
+                "analyzes the representation space to explain why adding an image causes jailbreaks.")]
+    answer = seed_chat.ask("Can you compare the main findings of both papers?", history=history)
+    assert answer.kind == "comparison", answer.text
+    assert _cited(answer) == ["How visual information is routed in vision-language models", "JRS-Rem"], answer.text
+
+
+def test_a_follow_up_describing_two_earlier_papers_is_about_both(seed_chat):
+    history = [("Any benchmarks for multimodal models in pathology or physics?",
+                "PathView-Bench tests multiscale pathology images, and PhysElite has Olympiad-level physics problems.")]
+    answer = seed_chat.ask("How many MLLMs did the pathology benchmark test, and is it the same number as the physics "
+                           "one?", history=history)
+    assert answer.kind == "comparison" and _cited(answer) == ["PathView-Bench", "PhysElite"], answer.text
+
+
 def test_follow_up_that_compares_the_paper_in_focus_with_a_named_one(seed_chat):
     history = [("What does PipeFSDP improve?", seed_chat.ask("What does PipeFSDP improve?").text)]
     answer = seed_chat.ask("And how does that compare with PatchKV?", history=history)
@@ -650,6 +686,8 @@ def test_a_count_written_without_the_counted_word_is_stated(seed_chat):
 
 @pytest.mark.parametrize("question, said", [
     ("How many real people took part in building VisualMem's benchmark?", "does not state the number of real people"),
+    # a named component the abstract only describes ("a frozen pretrained spatio-temporal encoder")
+    ("Which pretrained video encoder does PhyProbe build on?", "does not state the encoder"),
     ("How many synthesized tool-use trajectories were used to train PERIA?",
      "does not state the number of synthesized tool-use trajectories"),
     ("How many frames per second does UniCon3R run at?", "does not state the number of frames per second"),
