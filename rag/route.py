@@ -26,7 +26,7 @@ from rag.intent import (
     without_kind_typos,
 )
 from rag.relevance import (
-    absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
+    ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
     question_terms, rare_terms, says_plainly, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
@@ -91,6 +91,8 @@ DECISIVE_MARGIN = 0.25
 # spikes", "the memory blowup"), not another topic; the questions the rare-word rule is for name their topic in a few
 # words ("lip reading from video").
 LONG_QUESTION = 12
+# A follow-up this short that finds nothing on its own is asked of the paper in focus ("ablation contributions?").
+ELLIPTICAL_TERMS = 4
 # Candidates rescored on all their sentences.
 RESCORE_POOL = 10
 # At most this many named (or referred-to) papers are answered about; more papers using a coined term means
@@ -159,6 +161,8 @@ class QuestionRouter:
                     answer.lead_with("No set of papers clears the list's relevance cut-off; the one that answers best:")
         else:
             answer = yield from self.lookup(resolution.question, intent, pinned, k, filters)
+            if answer.refused and history and not pinned and len(question_terms(question)) <= ELLIPTICAL_TERMS:
+                answer = yield from self.of_paper_in_focus(resolution.question, intent, history, k, filters, answer)
             unloaded = self.unloaded_sides(resolution.question, pinned)
             if unloaded and not answer.refused:
                 names = " and ".join(f"“{name}”" for name in unloaded)
@@ -184,14 +188,7 @@ class QuestionRouter:
         """The standalone question (offline rewrite; the LLM's condense prompt when one is configured)."""
         if not history:
             return Resolution(question)
-
-        @cache  # resolving one follow-up may look up the same part of a hand-written answer more than once
-        def find(text: str) -> list[Paper]:
-            # rescored as a question is: among thousands of papers a description has near-twins
-            text = self.chat.glossary.for_search(text)
-            scored = self.rescore(text, self.chat.retrieve_hits(text, RESCORE_POOL, filters))
-            return [h.paper for _, h in scored if h.relevance >= self.min_rel][:3]
-
+        find = self.finder(filters)
         resolution = resolve_followup(question, history, self.chat.catalog, find)
         if self.settings.llm.backend == "extractive":
             return resolution
@@ -212,6 +209,17 @@ class QuestionRouter:
             return resolution
         papers = resolution.papers or [p for p in focus if p.name.lower() in rewritten.lower()]
         return Resolution(rewritten, papers)
+
+    def finder(self, filters: PaperFilters | None) -> Callable[[str], list[Paper]]:
+        """The papers a part of a hand-written answer describes, best first."""
+        @cache  # resolving one follow-up may look up the same part of a hand-written answer more than once
+        def find(text: str) -> list[Paper]:
+            # rescored as a question is: among thousands of papers a description has near-twins
+            text = self.chat.glossary.for_search(text)
+            scored = self.rescore(text, self.chat.retrieve_hits(text, RESCORE_POOL, filters))
+            return [h.paper for _, h in scored if h.relevance >= self.min_rel][:3]
+
+        return find
 
     # ---- retrieval ----
     def hits(self, query: str, k: int | None, filters: PaperFilters | None, pinned: Sequence[str] = ()) -> list[PaperHit]:
@@ -288,6 +296,19 @@ class QuestionRouter:
         if mismatch and not answer.refused:
             cited = [c.n for c in answer.citations if c.paper.paper_id == chosen[0].paper.paper_id]
             answer.lead_with(mismatch.say(f" [{cited[0]}]" if cited else ""))
+        return answer
+
+    def of_paper_in_focus(self, question: str, intent: Intent, history: History, k: int | None,
+                          filters: PaperFilters | None, refused: Answer) -> Iterator[str]:
+        """A short follow-up that names nothing and finds nothing on its own ("ablation contributions?", "judge
+        scores which dimensions?"), asked of the paper the conversation is on, said so; else the refusal."""
+        focus, _ = papers_in_focus(history, self.chat.catalog, self.finder(filters))
+        if not focus:
+            return refused
+        answer = yield from self.lookup(question, intent, [focus[0].paper_id], k, filters)
+        if answer.refused:
+            return refused
+        answer.lead_with(f"Read as a question about {focus[0].name}, the paper the conversation is on:")
         return answer
 
     def number_claimed_otherwise(self, question: str, paper: Paper) -> NumberMismatch | None:
@@ -367,7 +388,7 @@ class QuestionRouter:
         id, with the name as found in their text. An acronym the abstracts spell out ("LLMs") names a topic, not a
         tool: ``mentioned`` pins it only when rare."""
         found: dict[str, re.Pattern] = {}
-        for name in _model_names(question):
+        for name in _model_names(question) + self.typed_lower(question):
             if self.chat.glossary.long_form(name):
                 continue
             pattern = re.compile(rf"(?<!\w){re.escape(name)}(?:[\d.]*\d)?s?(?!\w)", re.IGNORECASE)
@@ -376,6 +397,21 @@ class QuestionRouter:
             if len(users) <= WHICH_MAX_PAPERS:
                 found.update({pid: pattern for pid in users if pid not in found})
         return found
+
+    def typed_lower(self, question: str) -> list[str]:
+        """Names typed in lower case ("all work using qwen models"): words no dictionary has that the abstracts
+        write, and only ever capitalised ("Qwen3-8B", "Qwen2.5-VL")."""
+        names = []
+        for word in dict.fromkeys(re.findall(r"(?<![\w-])[a-z][a-z\d]{2,}(?![\w-])", question)):
+            if word in dictionary_words() or word in ASKING_WORDS:
+                continue
+            pattern = re.compile(rf"(?<![\w-]){word}", re.IGNORECASE)
+            catalog = self.chat.catalog
+            written = {m.group() for pid, text in catalog.lower_texts().items() if word in text
+                       for m in pattern.finditer(catalog.papers[pid].text)}
+            if written and all(not w.islower() for w in written):
+                names.append(min(written))
+        return names
 
     def rescore(self, question: str, hits: list[PaperHit],
                 coverage_weight: float = COVERAGE_WEIGHT) -> list[tuple[float, PaperHit]]:

@@ -323,6 +323,10 @@ def test_a_list_of_papers_using_a_named_model_family_names_every_one_with_the_se
      {PIPEFSDP, "PERception-Interaction-reason Agent (PERIA)", "Patch-for-Patch (P4P)", "PURGE"}),
     ("Which submissions report experiments with Qwen3-family models, either as backbones or as baselines?",
      {PIPEFSDP, "PERception-Interaction-reason Agent (PERIA)", "PURGE"}),
+    # typed as into a search box: a model's name in lower case, "X papers ..." without a verb
+    ("all work using qwen models", {PIPEFSDP, "PERception-Interaction-reason Agent (PERIA)", "Patch-for-Patch (P4P)",
+                                    "PURGE"}),
+    ("memorization papers llm diffusion", {"Contextual memorization", "Understanding generalization in diffusion models"}),
     # the list is asked after a statement
     ("I work with Qwen models myself. Which papers run experiments with Qwen models?",
      {PIPEFSDP, "PERception-Interaction-reason Agent (PERIA)", "Patch-for-Patch (P4P)", "PURGE"}),
@@ -554,6 +558,17 @@ def test_a_follow_up_describing_two_earlier_papers_is_about_both(seed_chat):
     answer = seed_chat.ask("How many MLLMs did the pathology benchmark test, and is it the same number as the physics "
                            "one?", history=history)
     assert answer.kind == "comparison" and _cited(answer) == ["PathView-Bench", "PhysElite"], answer.text
+
+
+def test_a_terse_follow_up_that_finds_nothing_alone_is_asked_of_the_paper_in_focus(seed_chat):
+    """"judge scores which dimensions?" names nothing and refers back to nothing; on its own it is refused. After
+    a turn on VISD it is about VISD, and the answer says it read it so."""
+    history = [("video reasoning rl self-distillation",
+                "VISD: a structured self-distillation framework for VideoLLMs that uses a video-aware judge.")]
+    answer = seed_chat.ask("judge scores which dimensions?", history=history)
+    assert not answer.refused and _cited(answer) == ["VISD"], answer.text
+    assert answer.text.startswith("Read as a question about VISD") and "logical consistency" in answer.text
+    assert seed_chat.ask("judge scores which dimensions?").refused
 
 
 def test_follow_up_that_compares_the_paper_in_focus_with_a_named_one(seed_chat):
