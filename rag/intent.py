@@ -421,7 +421,8 @@ _RECORD_DETAILS = (
     # ("the PROVE authors use", "these authors argue that ...").
     (r"\b(?:who|what|which)\s+(?:are|were|is)\s+(?:the\s+|its\s+|their\s+)?(?:[\w'’-]+\s+){0,3}?authors?\b"
      r"|\bauthors?\s+(?:of|behind)\b|\b(?:list|name|give|show)\s+(?:me\s+)?(?:the\s+|its\s+)?authors?\b"
-     r"|(?<!according to the )(?<!according to its )\bauthors?(?:'\s+names)?\s*\?|\bwho (?:wrote|authored|proposed|introduced|developed|created|made)\b"
+     r"|(?<!according to the )(?<!according to its )\bauthors?(?:'\s+names)?\s*\?"
+     r"|\bwho (?:wrote|authored|proposed|introduced|developed|created|made)\b"
      r"|\bwritten by\b|\bby whom\b", "authors", "authors"),
     (r"\b(?:when|what year|which year)\b[^?]*\b(?:published|released|appear\w*|come out|presented)\b"
      r"|\b(?:which|what) (?:venue|conference|journal)\b|\bwhere (?:was|is) [^?]*\bpublished\b", "venue and year",

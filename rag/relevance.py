@@ -332,6 +332,7 @@ class AcronymGlossary:
         self.texts = list(texts)
         self._long_forms: dict[str, str | None] = {}  # per instance: a reload drops it with the old texts
         self._all_forms: dict[str, tuple[str, ...]] = {}
+        self._used: dict[str, bool] = {}  # everyday phrases: does some abstract use it
 
     def long_form(self, acronym: str) -> str | None:
         """The long form most abstracts give the acronym, when they mostly agree."""
@@ -407,12 +408,18 @@ class AcronymGlossary:
         """The question with each everyday phrase for a field term put as that term ("graphics chips" -> "GPUs"),
         unless some abstract uses the phrase itself ("brain-inspired")."""
         for phrase, term in plain_phrases(question):
-            if re.search(rf"(?<![\w-]){re.escape(phrase.lower())}(?![\w-])", self._lower_texts):
+            if self._uses(phrase.lower()):
                 continue
             singular, _, plural = term.partition("|")
             term = plural if plural and phrase.lower().endswith("s") else singular  # "one photo": "one image"
             question = question.replace(phrase, term, 1)
         return question
+
+    def _uses(self, phrase: str) -> bool:
+        """Whether some abstract uses the (lower-case) phrase; each phrase searched for once."""
+        if phrase not in self._used:
+            self._used[phrase] = re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", self._lower_texts) is not None
+        return self._used[phrase]
 
     @cached_property
     def _lower_texts(self) -> str:

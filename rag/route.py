@@ -26,8 +26,8 @@ from rag.intent import (
     without_kind_typos,
 )
 from rag.relevance import (
-    ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words, mentions_term,
-    question_terms, rare_terms, says_plainly, stems, topic_coverage,
+    ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words,
+    mentions_term, question_terms, rare_terms, says_plainly, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -401,12 +401,11 @@ class QuestionRouter:
     def typed_lower(self, question: str) -> list[str]:
         """Names typed in lower case ("all work using qwen models"): words no dictionary has that the abstracts
         write, and only ever capitalised ("Qwen3-8B", "Qwen2.5-VL")."""
-        names = []
+        names, catalog = [], self.chat.catalog
         for word in dict.fromkeys(re.findall(r"(?<![\w-])[a-z][a-z\d]{2,}(?![\w-])", question)):
             if word in dictionary_words() or word in ASKING_WORDS:
                 continue
             pattern = re.compile(rf"(?<![\w-]){word}", re.IGNORECASE)
-            catalog = self.chat.catalog
             written = {m.group() for pid, text in catalog.lower_texts().items() if word in text
                        for m in pattern.finditer(catalog.papers[pid].text)}
             if written and all(not w.islower() for w in written):
