@@ -361,6 +361,10 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      r"|[ΘΟOΩ]\([^)]*\bn\b"),
     (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+)?gpus?\b|\bgpu model\b", "GPU type",
      ("gpu", "tpu", "cluster", "hardware"), False, False, _GPU_SHAPE),
+    # "physdnet which npu chip", "What hardware does it run on?": a named chip or board answers it, not "NPUs"
+    (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+|specific\s+)?(?:[\w-]+\s+)?(?:npus?|chips?|accelerators?|hardware"
+     r"|boards?)\b", "hardware model", ("npu", "chip", "accelerator", "hardware", "board", "device"), False, False,
+     rf"{_GPU_SHAPE}|\b(?:Jetson|Snapdragon|Hexagon|Edge\s?TPU|Coral|Myriad|Kirin|Raspberry\s+Pi|Apple\s+M\d)\w*"),
     (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False, ""),
     (r"\boptimi[sz]er\b", "optimizer", ("optimi",), False, False,
      r"\b(?:Adam\w*|SGD|LAMB|Adafactor|RMSprop|Lion|Muon)\b"),

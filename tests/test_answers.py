@@ -703,6 +703,8 @@ def test_a_count_written_without_the_counted_word_is_stated(seed_chat):
     ("How many real people took part in building VisualMem's benchmark?", "does not state the number of real people"),
     # a named component the abstract only describes ("a frozen pretrained spatio-temporal encoder")
     ("Which pretrained video encoder does PhyProbe build on?", "does not state the encoder"),
+    # "fixed-function NPUs" names no chip
+    ("Which NPU chip does PhysDNet run on?", "does not state the hardware model"),
     ("How many synthesized tool-use trajectories were used to train PERIA?",
      "does not state the number of synthesized tool-use trajectories"),
     ("How many frames per second does UniCon3R run at?", "does not state the number of frames per second"),
