@@ -196,7 +196,7 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
     if pointer := _TURN_POINTER.search(question):  # the conversation up to the answer pointed at
         said = " ".join((pointer.group("which") or pointer.group("when")).lower().split())
         turn = _TURN_INDEX[said]
-        history = history[:max(turn % len(history), 0) + 1] if -len(history) <= turn < len(history) else history
+        history = history[:turn % len(history) + 1] if -len(history) <= turn < len(history) else history
         question = question[:pointer.start()] + question[pointer.end():]
     if not _refers_back(question):
         return Resolution(question)
