@@ -146,12 +146,25 @@ def _turn_papers(question: str, answer: str, catalog: PaperCatalog,
     return ordered, listing
 
 
-def papers_discussed(history: History, catalog: PaperCatalog, turns: int = DISCUSSED_TURNS) -> list[Paper]:
+def _papers_of_turn(question: str, answer: str, catalog: PaperCatalog,
+                    find: Callable[[str], list[Paper]] | None) -> list[Paper]:
+    """The papers of one turn; with ``find``, for a hand-written turn naming none, the paper found for its text (not
+    for a follow-up turn: "how many models does the first one test? 16 multimodal LLMs." describes no paper)."""
+    papers, _ = _turn_papers(question, answer, catalog, find)
+    if (not papers and find is not None and not answer.lstrip().startswith(REFUSAL_LEAD)
+            and not _refers_back(question)):
+        papers = find(f"{question} {answer}")[:1]
+    return papers
+
+
+def papers_discussed(history: History, catalog: PaperCatalog, turns: int = DISCUSSED_TURNS,
+                     find: Callable[[str], list[Paper]] | None = None) -> list[Paper]:
     """The papers the last ``turns`` turns were about, one per turn (its lead paper), oldest first: what "the two"
-    and "the first one" mean after "What is PatchKV?" then "And PipeFSDP?"."""
+    and "the first one" mean after "What is PatchKV?" then "And PipeFSDP?" (with ``find``, also after turns that
+    only describe their paper)."""
     leads: list[Paper] = []
     for question, answer in history[-turns:]:
-        ordered, _ = _turn_papers(question, answer, catalog)
+        ordered = _papers_of_turn(question, answer, catalog, find)
         if ordered:
             leads = [p for p in leads if p.paper_id != ordered[0].paper_id] + [ordered[0]]  # latest mention counts
     return leads
@@ -293,10 +306,7 @@ def _described_reference(question: str, history: History, catalog: PaperCatalog,
         return None
     earlier: dict[str, Paper] = {}
     for turn_question, answer in history:
-        papers, _ = _turn_papers(turn_question, answer, catalog, find)
-        if not papers and find is not None and not answer.lstrip().startswith(REFUSAL_LEAD):
-            papers = find(f"{turn_question} {answer}")[:1]
-        earlier.update((p.paper_id, p) for p in papers)
+        earlier.update((p.paper_id, p) for p in _papers_of_turn(turn_question, answer, catalog, find))
     fitting = [p for p in earlier.values() if all(mentions_term(w, stems(p.text)) for w in words)]
     return (match, fitting[0]) if len(fitting) == 1 else None
 
@@ -308,7 +318,7 @@ def _counted_papers(history: History, catalog: PaperCatalog, focus: list[Paper],
     else the latest list's."""
     if len(focus) > 1:
         return focus, True
-    discussed = papers_discussed(history, catalog)
+    discussed = papers_discussed(history, catalog, find=find)
     if len(discussed) > 1:
         return discussed, False
     listed = latest_listing(history, catalog, find=find)

@@ -80,7 +80,9 @@ WHICH_QUESTION = re.compile(
     r"|(?:^|[.!?]\s+)which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply|are\s+relevant)\W*$"
     # "Does any paper here study X? List every one that does."
     r"|(?:^|[.!?]\s+)(?:please\s+)?(?:list|name)\s+(?:every|each|all)\s+(?:one|of\s+them|such\s+papers?)\b"
-    r"|(?:^|[.!?]\s+)(?:please\s+)?(?:list|name)\s+them\s+all\b",
+    r"|(?:^|[.!?]\s+)(?:please\s+)?(?:list|name)\s+them\s+all\b"
+    # "list all the biomedical ones"
+    r"|(?:list|name|show)\s+(?:me\s+)?(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:(?!the\b)[\w-]+\s+){1,3}?ones\b",
     re.I,
 )
 # Where the list of compared papers is split into sides.
@@ -595,7 +597,7 @@ _LIST_LEAD = re.compile(
     r"|(?:are there|is there|do you have)\s+"
     r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest|summari[sz]e)\s+"
     r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+)?(?:the\s+)?(?P<list_kind>(?:\w+\s+){0,2}?)"
-    r"(?:papers|works|studies|everything|anything|all|(?:every|each)\s+(?:paper|work|study)|work)"
+    r"(?:papers|works|studies|everything|anything|all|(?:every|each)\s+(?:paper|work|study)|work|ones)"
     r"|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
     rf"|{_WORK_THERE}|{_NEED_ALL}"
     r"|(?:any\s+)?(?:papers|works|studies|work))\s*"

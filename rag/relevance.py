@@ -209,12 +209,62 @@ def mentions_term(term: str, text_stems: set[str]) -> bool:
         for s in text_stems)
 
 
+# Examples given as a list, of which a paper needs only one: "(pathology, cells, genes etc)", "such as detection,
+# segmentation and tracking", "images, video or audio".
+_ENUMERATION = re.compile(
+    r"\((?P<bracketed>[^()]*,[^()]*)\)"
+    r"|\b(?:such\s+as|like|e\.g\.?|including)\s+(?P<examples>[\w-]+(?:\s+[\w-]+){0,2}(?:\s*,\s*[\w-]+(?:\s+[\w-]+){0,2})+)"
+    r"|(?P<listed>[\w-]+(?:\s+[\w-]+){0,2}(?:\s*,\s*[\w-]+(?:\s+[\w-]+){0,2})+),?\s+etc\b\.?"
+    r"|(?P<ored>[\w-]+(?:\s*,\s*[\w-]+)+,?\s+or\s+[\w-]+)",
+    re.I,
+)
+_ITEM_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+|\s*\betc\b\.?", re.I)
+# "speech/audio", "3d/4d": the two words alone are the alternatives ("MOEA/D" and "w/" are no such pair); with spaces
+# round it, a slash joins phrases, as "or" does ("brain inspired / biologically plausible").
+_SLASHED = re.compile(r"\b([\w-]{2,})/([\w-]{2,})\b")
+_SPACED_SLASH = re.compile(r"\s+/\s+")
+_PHRASE_TOKEN = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*|[(),;:|]")
+
+
+def _enumerations_marked(question: str) -> str:
+    """The question with each enumeration and slashed pair written "( a | b | c )"."""
+    def marked(match: re.Match) -> str:
+        name = next(n for n in ("bracketed", "examples", "listed", "ored") if match.group(n))
+        items = [i for i in _ITEM_SEPARATOR.split(match.group(name)) if i.strip()]
+        start, end = match.start(name) - match.start(), match.end(name) - match.start()
+        return f"{match.group()[:start]} ( {' | '.join(items)} ) {match.group()[end:]}"
+
+    return _ENUMERATION.sub(marked, _SLASHED.sub(r" ( \1 | \2 ) ", question))
+
+
+def _enumerated(question: str) -> list[list[list[str]]]:
+    groups, items = [], [[]]
+    for token in _PHRASE_TOKEN.findall(_enumerations_marked(question).lower()):
+        if token == "(":
+            items = [[]]
+        elif token == "|":
+            items.append([])
+        elif token == ")":
+            phrases = [[w for w in item if w not in ("the", "a", "an")] for item in items]
+            if len(phrases) > 1 and all(phrases):
+                groups.append(phrases)
+            items = [[]]
+        elif token.isalnum() or "-" in token:
+            items[-1].append(token)
+    return groups
+
+
 def alternative_groups(question: str) -> list[list[list[str]]]:
     """Phrases an "or" joins, as alternatives a paper needs only one of: the words before it back to the start of
     its phrase, and the words after it to the end of the next ("biology or medicine", "spiking neural networks or
-    the visual cortex")."""
-    tokens = _WORD.findall(question.lower())
-    groups = []
+    the visual cortex"; "a or b or c" is one group); and the items of an enumeration or a slashed pair ("pathology,
+    cells, genes etc", "speech/audio")."""
+    enumerated = _enumerated(question)
+    listed = {w for group in enumerated for phrase in group for w in phrase}
+    text = _SLASHED.sub(r"\1 \2", _SPACED_SLASH.sub(" or ", question)).lower()
+    tokens = [t for t in _PHRASE_TOKEN.findall(text) if t != "|"]
+    tokens = [t for i, t in enumerate(tokens) if not (t == "," and tokens[i + 1 : i + 2] == ["or"])]  # "X, or Y"
+    groups: list[list[list[str]]] = []
     for i, token in enumerate(tokens):
         if token != "or" or i == 0:
             continue
@@ -225,13 +275,17 @@ def alternative_groups(question: str) -> list[list[list[str]]]:
             before.insert(0, word)
         after = []
         for word in tokens[i + 1:]:
-            if word in _PHRASE_END:
+            if word in _PHRASE_END or not word[0].isalnum():
                 break
             if word not in ("the", "a", "an"):
                 after.append(word)
-        if before and after:
+        if not before or not after or listed & {*before, *after}:  # an enumeration's "or"
+            continue
+        if groups and groups[-1][-1] == before and tokens[i - len(before) - 1] == "or":  # "a or b or c"
+            groups[-1].append(after)
+        else:
             groups.append([before, after])
-    return groups
+    return enumerated + groups
 
 
 def _gap_words(question: str, stats: TermStats) -> list[str]:

@@ -251,6 +251,9 @@ def test_comparison_of_two_described_papers(seed_chat):
     # "list all the <kind>s" asks for papers of that kind; "list the datasets PhysElite uses" asks about one paper
     ("list all the video benchmarks for multimodal LLMs", "which", []),
     ("list the datasets PhysElite uses", "lookup", []),
+    # "list all the <kind> ones" too; "list all the ones you mentioned" lists nothing new
+    ("list all the biomedical ones (pathology, cells, genes etc)", "which", []),
+    ("can you list all the ones you mentioned?", "lookup", []),
     # a side described by what its paper claims; a lead before a colon is no side
     ("How does PURGE's mitigation compare with the paper claiming VLMs do notice a harmful request but an attached "
      "image pushes them past refusing?", "comparison",
@@ -327,6 +330,8 @@ def test_a_list_of_papers_using_a_named_model_family_names_every_one_with_the_se
     ("all work using qwen models", {PIPEFSDP, "PERception-Interaction-reason Agent (PERIA)", "Patch-for-Patch (P4P)",
                                     "PURGE"}),
     ("memorization papers llm diffusion", {"Contextual memorization", "Understanding generalization in diffusion models"}),
+    # examples in brackets: a paper needs only one of them
+    ("which papers handle image degradations (blur, haze, noise)?", {"PhysDNet", "PickMoment"}),
     # the list is asked after a statement
     ("I work with Qwen models myself. Which papers run experiments with Qwen models?",
      {PIPEFSDP, "PERception-Interaction-reason Agent (PERIA)", "Patch-for-Patch (P4P)", "PURGE"}),
@@ -401,6 +406,22 @@ def test_follow_up_ordinal_counts_papers_an_answer_describes_without_naming_them
     assert _cited(answer)[0] == "Analytically tractable axial attention-type predictor", answer.text
     first = seed_chat.ask("what does the first one find?", history=history)
     assert _cited(first)[0] == "Transformers with hyper-connections", first.text
+
+
+def test_follow_up_ordinal_counts_the_papers_of_hand_written_turns(seed_chat):
+    """One paper per turn, each only described: "the first one" is the first turn's paper, not the first of the
+    last turn's one."""
+    history = [("is there theory on how chain-of-thought generalizes?",
+                "One paper models CoT as composing in-distribution atomic steps with a shared single-step predictor, "
+                "and bounds the out-of-distribution risk by the sum of subtask risks."),
+               ("anything on the stability of hyper-connected transformers?",
+                "Another paper takes a continuous-depth limit of hyper-connected Transformers and finds pitchfork and "
+                "Hopf-type instabilities.")]
+    first = seed_chat.ask("for the first one, what benchmarks back up the theory?", history=history)
+    assert _cited(first) == ["CoT as compositional OOD generalization"], first.text
+    assert "GSM8K" in first.text
+    second = seed_chat.ask("and the second one, what do they validate on?", history=history)
+    assert _cited(second) == ["Transformers with hyper-connections"], second.text
 
 
 def test_an_answer_announcing_its_papers_is_not_searched_as_one(seed_chat):

@@ -113,6 +113,20 @@ def test_or_joins_alternatives_a_paper_needs_only_one_of(stats):
     assert topic_coverage(terms, gnn, stats, groups) < 0.5
 
 
+def test_examples_listed_are_alternatives_too():
+    from rag.relevance import alternative_groups
+
+    assert alternative_groups("list all the biomedical ones (pathology, cells, genes etc)") == [
+        [["pathology"], ["cells"], ["genes"]]]
+    assert alternative_groups("vision tasks such as detection, segmentation and tracking") == [
+        [["detection"], ["segmentation"], ["tracking"]]]
+    assert alternative_groups("papers on images, video or audio") == [[["images"], ["video"], ["audio"]]]
+    assert alternative_groups("brain inspired / biologically plausible learning") == [
+        [["brain", "inspired"], ["biologically", "plausible", "learning"]]]
+    assert alternative_groups("papers w/ llms on scene reconstruction") == []  # "w/" is "with"
+    assert alternative_groups("Compare PURGE, PROVE and VISD") == []
+
+
 def test_a_typo_is_not_an_absent_topic(stats):
     assert absent_terms("Which papers reduce hallucinaton in vision-language models?", stats) == []
     assert absent_terms("Which papers study retrosynthesis?", stats) == ["retrosynthesis"]
