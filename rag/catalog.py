@@ -169,6 +169,16 @@ class PaperCatalog:
                     found.setdefault(pid, (words[start].start(), end))
         return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1]))
 
+    def without_name(self, text: str, paper_id: str) -> str:
+        """The text with the paper's name cut out: what it asks of that paper ("How much faster is Patch Rebirth
+        Inversion than dense inversion?" -> "How much faster is than dense inversion?")."""
+        name = self.papers[paper_id].name  # as a follow-up's rewrite writes it, though not every name is an alias
+        text = re.sub(re.escape(name), " ", text, flags=re.I)
+        for start, end, pid in reversed(self.mentions(text)):
+            if pid == paper_id:
+                text = text[:start] + text[end:]
+        return " ".join(text.split())
+
     def _one_edit_from(self, text: str) -> set[str]:
         """Papers whose multi-word name is one letter from ``text`` (substituted, added or missing: symmetric
         deletions), never in its first letter."""

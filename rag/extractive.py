@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -194,16 +194,17 @@ def select_papers(hits: list[PaperHit], min_relevance: float, limit: int = 3) ->
 
 
 def extractive_answer(
-    question: str, question_vec: np.ndarray, chosen: list[PaperHit],
+    question: str, question_vecs: Mapping[str, np.ndarray], chosen: list[PaperHit],
     sentences: dict[str, list[tuple[str, object]]], all_hits: list[PaperHit], quote_first: Sequence[str] = (),
 ) -> Answer:
     """Two best sentences of the main paper, best first (after any of its ``quote_first``: the sentences giving
-    asked-for details or parts), one of each other chosen paper, each cited."""
+    asked-for details or parts), one of each other chosen paper, each cited; ``question_vecs``: the question's vector
+    as asked of each chosen paper."""
     cites = CitationBuilder()
     paragraphs = []
     for rank, hit in enumerate(chosen):
         paper = hit.paper
-        ranked = rank_sentences(question_vec, question, sentences.get(paper.paper_id, []),
+        ranked = rank_sentences(question_vecs[paper.paper_id], question, sentences.get(paper.paper_id, []),
                                 ignore=content_words(paper.name), answering=True)
         if rank == 0 and quote_first:
             ranked = [s for s in ranked if s.text in quote_first] + [s for s in ranked if s.text not in quote_first]

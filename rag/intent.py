@@ -82,7 +82,8 @@ WHICH_QUESTION = re.compile(
     r"|(?:^|[.!?]\s+)(?:please\s+)?(?:list|name)\s+(?:every|each|all)\s+(?:one|of\s+them|such\s+papers?)\b"
     r"|(?:^|[.!?]\s+)(?:please\s+)?(?:list|name)\s+them\s+all\b"
     # "list all the biomedical ones"
-    r"|(?:list|name|show)\s+(?:me\s+)?(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:(?!the\b)[\w-]+\s+){1,3}?ones\b",
+    r"|(?:list|name|show)\s+(?:me\s+)?(?:(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:(?!the\b)[\w-]+\s+){1,3}?ones"
+    r"|every\s+(?:(?!the\b)[\w-]+\s+){1,3}?one)\b",
     re.I,
 )
 # Where the list of compared papers is split into sides.
@@ -596,8 +597,8 @@ _LIST_LEAD = re.compile(
     r"^\W*(?:(?:which|what|how many)\s+(?P<which_kind>(?:\w+\s+){0,2}?)(?:papers|works|studies|articles)"
     r"|(?:are there|is there|do you have)\s+"
     r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest|summari[sz]e)\s+"
-    r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+)?(?:the\s+)?(?P<list_kind>(?:\w+\s+){0,2}?)"
-    r"(?:papers|works|studies|everything|anything|all|(?:every|each)\s+(?:paper|work|study)|work|ones)"
+    r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+|every\s+)?(?:the\s+)?(?P<list_kind>(?:\w+\s+){0,2}?)"
+    r"(?:papers|works|studies|everything|anything|all|(?:every|each)\s+(?:paper|work|study)|work|ones?)"
     r"|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
     rf"|{_WORK_THERE}|{_NEED_ALL}"
     r"|(?:any\s+)?(?:papers|works|studies|work))\s*"

@@ -276,7 +276,8 @@ class QuestionRouter:
             missing = [d for d, s in found if s is None]
             stated = [(d, s) for d, s in found if s is not None]
             if missing or any(d.record for d in intent.details):  # gaps, and the record's fields, are ours to say
-                return detail_answer(question, self._query_vec(question), main, sentences, missing, stated, hits)
+                return detail_answer(question, self.chat.question_vec(question, main.paper), main, sentences, missing,
+                                     stated, hits)
             quote_first = [s for _, s in stated]  # an LLM reads them in the abstract; an extract must quote them
         elif intent.aspects and self.settings.llm.backend == "extractive":
             # "What problem does VISD solve?": the sentence stating the problem, as the comparison table would pick it.

@@ -253,6 +253,7 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("list the datasets PhysElite uses", "lookup", []),
     # "list all the <kind> ones" too; "list all the ones you mentioned" lists nothing new
     ("list all the biomedical ones (pathology, cells, genes etc)", "which", []),
+    ("show me every robotics one", "which", []),
     ("can you list all the ones you mentioned?", "lookup", []),
     # a side described by what its paper claims; a lead before a colon is no side
     ("How does PURGE's mitigation compare with the paper claiming VLMs do notice a harmful request but an attached "
@@ -406,6 +407,15 @@ def test_follow_up_ordinal_counts_papers_an_answer_describes_without_naming_them
     assert _cited(answer)[0] == "Analytically tractable axial attention-type predictor", answer.text
     first = seed_chat.ask("what does the first one find?", history=history)
     assert _cited(first)[0] == "Transformers with hyper-connections", first.text
+
+
+def test_a_descriptive_name_does_not_draw_the_quotes_to_sentences_repeating_it(seed_chat):
+    """The words of "Phase-Adaptive Fusion" alone would pull "Operating entirely in the forward pass, PAF features
+    ..." into the answer; both quotes should be about the shortcut asked for."""
+    answer = seed_chat.ask("What is the 'state-dominant shortcut' that Phase-Adaptive Fusion (PAF) tries to break in "
+                           "VLA policies?")
+    quotes = re.findall(r"([^.]*?\.)\s*\[1\]", answer.text)
+    assert len(quotes) == 2 and all("shortcut" in q for q in quotes), answer.text
 
 
 def test_follow_up_ordinal_counts_the_papers_of_hand_written_turns(seed_chat):
