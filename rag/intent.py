@@ -96,7 +96,7 @@ _AFTER_PAPER_NOUN = r"(?<!paper)(?<!\bone)(?<!work)(?<!study)"
 _SIDE_END = re.compile(
     rf"{_AFTER_PAPER_NOUN}\s+comparing\b"  # "the paper comparing X with Y" describes a paper
     r"|\s+(?:compar(?!ing)\w*|differ\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
-    r"|are|is|relate|stack up|deal|use|rely|have|has|share)\b|[:?.!(]|\s[-\u2013\u2014]+\s"  # or a dash
+    r"|are|is|relate|stack up|deal|use|rely|have|has|share|look(?:s|ed)?\s+at)\b|[:?.!(]|\s[-\u2013\u2014]+\s"  # or a dash
     rf"|{_AFTER_PAPER_NOUN}(?<!that)(?<!which)\s+claim\w*\b",  # so does "the paper claiming ..."
     re.I,
 )

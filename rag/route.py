@@ -95,6 +95,12 @@ LONG_QUESTION = 12
 ELLIPTICAL_TERMS = 4
 # Candidates rescored on all their sentences.
 RESCORE_POOL = 10
+# A side described, not named, whose best paper is older than the newest of the compared papers is taken for a paper
+# of that year scoring at most this much below: the papers compared in one question are most often of one batch, the
+# one being read ("the dehazing paper and the motion deblurring one" among 8,000 older NeurIPS abstracts: PhysDNet,
+# and PickMoment 0.15 below a 2023 deblurring paper). The newest sets the year: a side resolved to an older paper
+# is the likelier mistake, and moving a right side to the year of a wrong one would lose both.
+SAME_YEAR_MARGIN = 0.15
 # At most this many named (or referred-to) papers are answered about; more papers using a coined term means
 # the term is common.
 MAX_NAMED = 3
@@ -578,13 +584,24 @@ class QuestionRouter:
             found = max(len(listed), sum(x.score >= WHICH_MIN_RELEVANCE for x in scored))  # as a list would count
             return [x.hit.paper.paper_id for x in listed][:MAX_COMPARED], found
         ids = list(pinned)
+        close_calls: list[tuple[int, list[Paper]]] = []  # a described side's index, and its candidates near the best
         for side in intent.described:
             side = self.chat.glossary.in_field_terms(side)
             hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in ids]
             named = [h for h in hits if h.named]
-            best = named or self.answerable(self.rescore(side, hits, SIDE_COVERAGE_WEIGHT), margin=0.0)
-            if best:
-                ids.append(best[0].paper.paper_id)
+            if named:
+                ids.append(named[0].paper.paper_id)
+                continue
+            scored = self.rescore(side, hits, SIDE_COVERAGE_WEIGHT)
+            if self.answerable(scored, margin=0.0):
+                ids.append(scored[0][1].paper.paper_id)
+                close_calls.append((len(ids) - 1, [h.paper for s, h in scored if s >= scored[0][0] - SAME_YEAR_MARGIN]))
+        # "the dehazing paper and the motion deblurring one": one batch, the newest of the papers found
+        years = [y for y in (self.chat.catalog.papers[pid].year for pid in ids) if y is not None]
+        for index, close in close_calls:
+            if years and self.chat.catalog.papers[ids[index]].year != max(years):
+                ids[index] = next((p.paper_id for p in close if p.year == max(years) and p.paper_id not in ids),
+                                  ids[index])
         return ids[:MAX_COMPARED], 0
 
     def compare(self, question: str, intent: Intent, pinned: list[str], k: int | None,

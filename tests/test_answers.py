@@ -1131,6 +1131,17 @@ def crowded_store(seed_store_dir, tmp_path_factory) -> Path:
     return root / "store"
 
 
+def test_described_sides_of_a_comparison_are_taken_from_one_batch(crowded_store):
+    """A 2023 NeurIPS paper "Enhancing Motion Deblurring ..." scores a little above PickMoment for "the motion
+    deblurring one"; compared with PhysDNet (2026), the 2026 deblurring paper is meant."""
+    from rag import PaperChat
+
+    answer = PaperChat(store_dir=crowded_store).ask(
+        "Can you contrast the dehazing paper with the motion deblurring one - what inputs does each take?")
+    assert answer.kind == "comparison"
+    assert set(_cited(answer)) == {"PhysDNet", "PickMoment"}, answer.text
+
+
 def test_papers_an_earlier_answer_describes_are_found_over_their_near_twins(crowded_store):
     """The history describes two seed papers without naming them; NeurIPS papers on nearly the same (one-step
     differentiation of iterative algorithms, a runtime analysis of MOEA/D) were taken for them."""
