@@ -123,6 +123,11 @@ _PAPER_NOUN = re.compile(
 _DESCRIPTION_START = re.compile(r"^(?:the|a|an|that|this|those|these|work|paper|papers|study)\b", re.I)
 # "the other (one)", "the latter": a reference to a side already given, not a description of another.
 _BACK_REFERENCE = re.compile(r"^(?:the\s+)?(?:other|latter|former|rest)\b", re.I)
+# "compare against a specific existing system", "the prior state-of-the-art method": the baselines a paper is measured
+# against, not another paper of the collection.
+_PRIOR_WORK = re.compile(r"^(?:(?:an?|the|any|some)\s+)?(?:(?:specific|particular|single|given|strong)\s+)?"
+                         r"(?:existing|prior|previous|earlier|baseline|standard|conventional|established"
+                         r"|state-of-the-art|sota|competing)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -320,7 +325,8 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
         cut = _side_end(piece)
         ended = cut is not None
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
-        described = _PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece) and not _BACK_REFERENCE.search(piece)
+        described = (_PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece)
+                     and not _BACK_REFERENCE.search(piece) and not _PRIOR_WORK.search(piece))
         adjacent = versus_before or (versus_after and not ended)
         bare = adjacent and not carry and not _DESCRIPTION_START.search(piece)  # "X vs Y" needs no "the ... paper"
         if len(piece.split()) >= 2 and (described or bare):
@@ -368,6 +374,10 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     (r"\b(?:which|what)\s+(?:kind of\s+|type of\s+|specific\s+)?(?:[\w-]+\s+)?(?:npus?|chips?|accelerators?|hardware"
      r"|boards?)\b", "hardware model", ("npu", "chip", "accelerator", "hardware", "board", "device"), False, False,
      rf"{_GPU_SHAPE}|\b(?:Jetson|Snapdragon|Hexagon|Edge\s?TPU|Coral|Myriad|Kirin|Raspberry\s+Pi|Apple\s+M\d)\w*"),
+    # "Compare the memory savings of PatchKV and PipeFSDP": a figure for memory ("1.87× in memory consumption"), not a
+    # sentence saying memory is the bottleneck; "skipping early iterations also saves memory" asks for no figure
+    (r"\b(?:what|which|compare|how much|how big|how large|report\w*)\b[^?.]*\bmemory\s+(?:savings?|reductions?"
+     r"|footprint|usage|consumption|overhead)\b|\bhow much memory\b", "memory savings", ("memory",), True, False, ""),
     (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False, ""),
     (r"\boptimi[sz]er\b", "optimizer", ("optimi",), False, False,
      r"\b(?:Adam\w*|SGD|LAMB|Adafactor|RMSprop|Lion|Muon)\b"),
@@ -683,8 +693,9 @@ def listing_topic(question: str) -> str:
     return " ".join([rest.strip().rstrip("?.! "), *_asked_kind(lead)]).strip() or question
 
 
-_WHICH_FIT = re.compile(r"(?<=[.!?])\s+which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply|are\s+relevant)"
-                        r"\W*$", re.I)
+_WHICH_FIT = re.compile(r"(?<=[.!?])\s+(?:which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply"
+                        r"|are\s+relevant)|(?:please\s+)?(?:list|name)\s+(?:them\s+all|all\s+of\s+them|every\s+one"
+                        r"|each\s+one)(?:\s+that\s+does)?)\W*$", re.I)
 _PUBLISHED_WHEN = re.compile(
     rf"\b(?:(?:that\s+)?(?:were|was|are|is|got)\s+)?(?:published|released|presented|accepted|appeared)\b"
     rf"(?:\s+(?:in|at|from|since|before|after|during|between)\b)?|(?:\b(?:in|from|since|before|after)\s+)?\b{_YEAR}\b",

@@ -213,7 +213,7 @@ def mentions_term(term: str, text_stems: set[str]) -> bool:
 # segmentation and tracking", "images, video or audio".
 _ENUMERATION = re.compile(
     r"\((?P<bracketed>[^()]*,[^()]*)\)"
-    r"|\b(?:such\s+as|like|e\.g\.?|including)\s+(?P<examples>[\w-]+(?:\s+[\w-]+){0,2}(?:\s*,\s*[\w-]+(?:\s+[\w-]+){0,2})+)"
+    r"|\b(?:such\s+as|like|e\.g\.?|for\s+example|for\s+instance|including)\s+(?P<examples>[\w-]+(?:\s+[\w-]+){0,2}(?:\s*,\s*[\w-]+(?:\s+[\w-]+){0,2})+)"
     r"|(?P<listed>[\w-]+(?:\s+[\w-]+){0,2}(?:\s*,\s*[\w-]+(?:\s+[\w-]+){0,2})+),?\s+etc\b\.?"
     r"|(?P<ored>[\w-]+(?:\s*,\s*[\w-]+)+,?\s+or\s+[\w-]+)",
     re.I,

@@ -254,6 +254,8 @@ def test_comparison_of_two_described_papers(seed_chat):
     # "list all the <kind> ones" too; "list all the ones you mentioned" lists nothing new
     ("list all the biomedical ones (pathology, cells, genes etc)", "which", []),
     ("show me every robotics one", "which", []),
+    # the baselines a paper is measured against are no side of a comparison
+    ("Does PipeFSDP compare against a specific existing system, and by how much does it improve on it?", "lookup", []),
     ("can you list all the ones you mentioned?", "lookup", []),
     # a side described by what its paper claims; a lead before a colon is no side
     ("How does PURGE's mitigation compare with the paper claiming VLMs do notice a harmful request but an attached "
@@ -708,6 +710,14 @@ def test_not_stated_says_so_cites_the_paper_and_invents_no_number(seed_chat):
     for number in re.findall(r"\d+(?:\.\d+)?", re.sub(r"\[\d+\]", "", answer.text)):
         assert number in peria.text, f"{number} is not in the abstract"
     _assert_quotes_verbatim(answer)
+
+
+def test_a_comparison_says_which_paper_gives_no_figure_asked_for(seed_chat):
+    """PatchKV says memory is the bottleneck but gives no figure for what it saves; PipeFSDP gives 1.87×."""
+    answer = seed_chat.ask("Compare the memory savings of PatchKV and PipeFSDP")
+    assert answer.kind == "comparison" and set(_cited(answer)) == {"PatchKV", PIPEFSDP}
+    assert "The abstract of **PatchKV** does not state the memory savings" in answer.text, answer.text
+    assert "PipeFSDP** does not state" not in answer.text and "1.87×" in answer.text
 
 
 def test_each_of_two_details_asked_together_is_said_missing(seed_chat):
