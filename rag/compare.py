@@ -49,6 +49,9 @@ _FINDING_VERB = re.compile(r",?\s+(?:and\s+)?(?:demonstrate|show|reveal|indicate
                            r"(?:\s+that)?\s+", re.I)
 _LEADING_DATA = re.compile(r"^((?:On|Across|Over|Using)\s+[^,]{3,120}?\b(?:benchmarks?|datasets?|tasks|suites?|corpus|corpora)"
                            r"\b[^,]{0,40}),\s+(.+)$")
+# Datasets or benchmarks named where a result is reported: "on GoPro and HIDE", "across LIBERO", "on CIFAR-10" (a
+# name with an inner capital or digit, or in capitals).
+_EVALUATED_ON = re.compile(r"\b(?:on|across|over)\s+(?:the\s+)?(?:[A-Z][a-z]*[A-Z0-9][\w.-]*|[A-Z]{3,}\b)")
 _TRAILING_SUBJECT = re.compile(r"[,\s]+(?:we|they|it|this|these|our (?:results|experiments|findings))$", re.I)
 _CONTRIBUTION = re.compile(r"\b(?:we|this (?:paper|work))\s+(?:\w+\s+)?(?:propose|introduce|present|develop|design|formulate"
                            r"|build|construct|curate|study|analy[sz]e|investigate|derive|extend)s?\b", re.I)
@@ -152,6 +155,10 @@ class AspectClassifier:
             cells[aspect] = Cell(shorten(_part_for(aspect, text), _CUES[aspect], MAX_CELL_WORDS), text)
             used.setdefault(i, aspect)
             done.add(aspect)
+        result = cells["results"].quote
+        if cells["data"].text == NOT_STATED and (named := _EVALUATED_ON.search(result)):
+            # "PickMoment achieves state-of-the-art performance ... on GoPro and HIDE ...": the data named in a result
+            cells["data"] = Cell(shorten(result[named.start():], _CUES["data"], MAX_CELL_WORDS), result)
         return cells
 
 

@@ -147,6 +147,15 @@ def test_a_benchmark_leading_a_result_fills_the_data_cell(seed_chat):
     assert physdnet["results"].startswith("PhysDNet outperforms competitors by 1.67 dB"), physdnet
 
 
+def test_datasets_named_in_a_result_fill_the_data_cell(seed_chat):
+    """"PickMoment achieves state-of-the-art performance ... on GoPro and HIDE ...": the synthesis said its abstract
+    does not state its data."""
+    answer = seed_chat.ask("Which is faster, PhysDNet or PickMoment?")
+    pickmoment = next(row for row in answer.table if row["paper"] == "PickMoment")
+    assert pickmoment["data"].startswith("on GoPro and HIDE"), pickmoment
+    assert "does not state its data" not in answer.text, answer.text
+
+
 def test_a_data_cell_is_never_a_sentence_about_prior_work(seed_chat):
     answer = seed_chat.ask("How do PhysVista and PhyProbe differ in what they evaluate?")
     phyprobe = next(row for row in answer.table if row["paper"] == PHYPROBE)
