@@ -91,8 +91,19 @@ DECISIVE_MARGIN = 0.25
 # spikes", "the memory blowup"), not another topic; the questions the rare-word rule is for name their topic in a few
 # words ("lip reading from video").
 LONG_QUESTION = 12
-# A follow-up this short that finds nothing on its own is asked of the paper in focus ("ablation contributions?").
+# A follow-up this short that finds nothing on its own is asked of the paper in focus ("ablation contributions?"),
+# unless it asks for other papers or most of its words are neither that paper's nor _ASPECT_WORDS: "what about speech
+# recognition for low-resource languages?" after PatchKV is a new topic.
 ELLIPTICAL_TERMS = 4
+# What a follow-up may ask of any paper without naming a topic ("which datasets?", "and the runtime?").
+_ASPECT_WORDS = frozenset("""data dataset datasets benchmark benchmarks runtime speed latency memory compute cost
+    limitation limitations ablation ablations contribution contributions result results accuracy baseline baselines
+    metric metrics code training parameter parameters hardware score scores dimension dimensions experiment
+    experiments evaluation performance improvement improvements gain gains finding findings assumption assumptions
+    proof theorem bound bounds guarantee guarantees novelty size error errors setup setting settings architecture
+    loss losses objective""".split())
+_OTHER_PAPERS_ASK = re.compile(r"(?:any|another|other|some)\s+(?:papers?|works?|stud(?:y|ies)|methods?)"
+                               r"|(?:is|are)\s+there|anything\s+(?:on|about|related|regarding|for)", re.I)
 # Candidates rescored on all their sentences.
 RESCORE_POOL = 10
 # A side described, not named, whose best paper is older than the newest of the compared papers is taken for a paper
@@ -146,6 +157,11 @@ class QuestionRouter:
             return
         intent = classify(resolution.question, self.chat.catalog)
         pinned = list(dict.fromkeys([p.paper_id for p in resolution.papers] + intent.named))
+        focus = None
+        if history and not pinned and intent.kind is not QuestionKind.COMPARISON:
+            focus = self.elliptical_focus(resolution.question, history, filters)
+            if focus is not None:  # "which datasets?", "ablation contributions?": of the paper being discussed
+                pinned, intent.kind = [focus.paper_id], QuestionKind.LOOKUP
         if len(resolution.papers) > 1:  # "compare both papers": the rewrite names them; no side is left to find
             intent.described = []
         if intent.kind is QuestionKind.WHICH and resolution.papers:
@@ -167,8 +183,8 @@ class QuestionRouter:
                     answer.lead_with("No set of papers clears the list's relevance cut-off; the one that answers best:")
         else:
             answer = yield from self.lookup(resolution.question, intent, pinned, k, filters)
-            if answer.refused and history and not pinned and len(question_terms(question)) <= ELLIPTICAL_TERMS:
-                answer = yield from self.of_paper_in_focus(resolution.question, intent, history, k, filters, answer)
+            if focus is not None and not answer.refused:
+                answer.lead_with(f"Read as a question about {focus.name}, the paper the conversation is on:")
             unloaded = self.unloaded_sides(resolution.question, pinned)
             if unloaded and not answer.refused:
                 names = " and ".join(f"“{name}”" for name in unloaded)
@@ -305,18 +321,18 @@ class QuestionRouter:
             answer.lead_with(mismatch.say(f" [{cited[0]}]" if cited else ""))
         return answer
 
-    def of_paper_in_focus(self, question: str, intent: Intent, history: History, k: int | None,
-                          filters: PaperFilters | None, refused: Answer) -> Iterator[str]:
-        """A short follow-up that names nothing and finds nothing on its own ("ablation contributions?", "judge
-        scores which dimensions?"), asked of the paper the conversation is on, said so; else the refusal."""
-        focus, _ = papers_in_focus(history, self.chat.catalog, self.finder(filters))
-        if not focus:
-            return refused
-        answer = yield from self.lookup(question, intent, [focus[0].paper_id], k, filters)
-        if answer.refused:
-            return refused
-        answer.lead_with(f"Read as a question about {focus[0].name}, the paper the conversation is on:")
-        return answer
+    def elliptical_focus(self, question: str, history: History, filters: PaperFilters | None) -> Paper | None:
+        """For a short follow-up that names no paper and asks for no other topic ("ablation contributions?", "judge
+        scores which dimensions?", "and the runtime?"): the one paper the conversation is on, else None."""
+        terms = question_terms(question)
+        if len(terms) > ELLIPTICAL_TERMS or _OTHER_PAPERS_ASK.search(question):
+            return None
+        focus, listing = papers_in_focus(history, self.chat.catalog, self.finder(filters))
+        if not focus or listing:
+            return None
+        own = {w[:4] for w in content_words(focus[0].text)}
+        foreign = [w for w in terms if w not in _ASPECT_WORDS and w[:4] not in own]
+        return focus[0] if 2 * len(foreign) <= len(terms) else None
 
     def number_claimed_otherwise(self, question: str, paper: Paper) -> NumberMismatch | None:
         """For a yes/no check of a number ("Is it true that PhysElite has about 15,000 problems?"), where the paper's

@@ -613,6 +613,32 @@ def test_a_terse_follow_up_that_finds_nothing_alone_is_asked_of_the_paper_in_foc
     assert seed_chat.ask("judge scores which dimensions?").refused
 
 
+def test_a_terse_follow_up_is_asked_of_the_paper_in_focus_before_it_is_searched_alone(seed_chat):
+    """"ablation contributions?" after a turn on the scene-graph paper finds another paper on its own; in the
+    conversation it is about the scene-graph paper. "which datasets?" is no list of dataset papers there."""
+    history = [("physical state scene graphs manipulation predicates",
+                "A paper predicting physical-state scene graphs from one image plus a language goal, using a "
+                "LoRA-adapted frozen CLIP encoder and a Latent Graph Reasoning Transformer.")]
+    answer = seed_chat.ask("ablation contributions?", history=history)
+    assert _cited(answer) == ["Predicting physical-state scene graphs from a single image"], answer.text
+    assert answer.text.startswith("Read as a question about Predicting physical-state scene graphs")
+    patchkv = [("What is PatchKV?", seed_chat.ask("What is PatchKV?").text)]
+    datasets = seed_chat.ask("which datasets?", history=patchkv)
+    assert datasets.kind == "lookup" and _cited(datasets) == ["PatchKV"] and "SCBench" in datasets.text
+
+
+@pytest.mark.parametrize("question", [
+    "what about speech recognition for low-resource languages?",
+    "and is there anything on protein folding with diffusion models?",
+    "any paper on federated learning?",
+])
+def test_a_follow_up_on_a_new_topic_is_not_answered_from_the_paper_in_focus(seed_chat, question):
+    """No pronoun, no name: a topic PatchKV never touches is refused, not read as a question about PatchKV."""
+    history = [("What is PatchKV?", seed_chat.ask("What is PatchKV?").text)]
+    answer = seed_chat.ask(question, history=history)
+    assert answer.refused and not answer.citations, answer.text
+
+
 def test_follow_up_that_compares_the_paper_in_focus_with_a_named_one(seed_chat):
     history = [("What does PipeFSDP improve?", seed_chat.ask("What does PipeFSDP improve?").text)]
     answer = seed_chat.ask("And how does that compare with PatchKV?", history=history)
