@@ -102,8 +102,8 @@ _ASPECT_WORDS = frozenset("""data dataset datasets benchmark benchmarks runtime 
     experiments evaluation performance improvement improvements gain gains finding findings assumption assumptions
     proof theorem bound bounds guarantee guarantees novelty size error errors setup setting settings architecture
     loss losses objective""".split())
-_OTHER_PAPERS_ASK = re.compile(r"(?:any|another|other|some)\s+(?:papers?|works?|stud(?:y|ies)|methods?)"
-                               r"|(?:is|are)\s+there|anything\s+(?:on|about|related|regarding|for)", re.I)
+_OTHER_PAPERS_ASK = re.compile(r"\b(?:any|another|other|some)\s+(?:papers?|works?|stud(?:y|ies)|methods?)\b"
+                               r"|\b(?:is|are)\s+there\b|\banything\s+(?:on|about|related|regarding|for)\b", re.I)
 # Candidates rescored on all their sentences.
 RESCORE_POOL = 10
 # A side described, not named, whose best paper is older than the newest of the compared papers is taken for a paper

@@ -639,6 +639,13 @@ def test_a_follow_up_on_a_new_topic_is_not_answered_from_the_paper_in_focus(seed
     assert answer.refused and not answer.citations, answer.text
 
 
+def test_a_terse_follow_up_asking_for_other_papers_is_searched_on_its_own(seed_chat):
+    """Its words are all PatchKV's, but it asks for other papers: not read as a question about PatchKV."""
+    history = [("What is PatchKV?", seed_chat.ask("What is PatchKV?").text)]
+    answer = seed_chat.ask("any other paper on kv cache compression?", history=history)
+    assert not answer.text.startswith("Read as a question about"), answer.text
+
+
 def test_follow_up_that_compares_the_paper_in_focus_with_a_named_one(seed_chat):
     history = [("What does PipeFSDP improve?", seed_chat.ask("What does PipeFSDP improve?").text)]
     answer = seed_chat.ask("And how does that compare with PatchKV?", history=history)
