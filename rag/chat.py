@@ -182,7 +182,8 @@ class PaperChat:
         the name, whose words alone draw it to the sentences repeating them rather than those answering ("what's the
         diagnostic quantity the convergence analysis framework for SNN training proposes?": of the 24 seed answers
         this changes on bench/questions.jsonl, read one by one, 11 quote a better sentence and 3 a worse one; without
-        the name alone, 11 better and 6 worse of 31). A coined name ("PhysDNet") stays: it draws the question to the paper's own claims."""
+        the name alone, 11 better and 6 worse of 31). A coined name ("PhysDNet") stays: it draws the question to the
+        paper's own claims."""
         vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)
         if paper is None or len(question_terms(paper.name)) < DESCRIPTIVE_NAME_TERMS:
             return vec

@@ -96,7 +96,8 @@ _AFTER_PAPER_NOUN = r"(?<!paper)(?<!\bone)(?<!work)(?<!study)"
 _SIDE_END = re.compile(
     rf"{_AFTER_PAPER_NOUN}\s+comparing\b"  # "the paper comparing X with Y" describes a paper
     r"|\s+(?:compar(?!ing)\w*|differ\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
-    r"|are|is|relate|stack up|deal|use|rely|have|has|share|look(?:s|ed)?\s+at)\b|[:?.!(]|\s[-\u2013\u2014]+\s"  # or a dash
+    r"|are|is|relate|stack up|deal|use|rely|have|has|share|look(?:s|ed)?\s+at)\b"
+    r"|[:?.!(]|\s[-\u2013\u2014]+\s"  # or a dash
     rf"|{_AFTER_PAPER_NOUN}(?<!that)(?<!which)\s+claim\w*\b",  # so does "the paper claiming ..."
     re.I,
 )
@@ -607,7 +608,8 @@ _LIST_LEAD = re.compile(
     r"^\W*(?:(?:which|what|how many)\s+(?P<which_kind>(?:\w+\s+){0,2}?)(?:papers|works|studies|articles)"
     r"|(?:are there|is there|do you have)\s+"
     r"(?:any\s+)?(?:papers|works|studies|work|paper)(?:\s+here)?|(?:list|find|show|give|recommend|suggest|summari[sz]e)\s+"
-    r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+|every\s+)?(?:the\s+)?(?P<list_kind>(?:\w+\s+){0,2}?)"
+    r"(?:me\s+)?(?:an?\s+overview\s+of\s+)?(?:all\s+|some\s+|any\s+|every\s+)?(?:the\s+)?"
+    r"(?P<list_kind>(?:\w+\s+){0,2}?)"
     r"(?:papers|works|studies|everything|anything|all|(?:every|each)\s+(?:paper|work|study)|work|ones?)"
     r"|(?:do|does|did)\s+any\s+(?:papers|works|studies)"
     rf"|{_WORK_THERE}|{_NEED_ALL}"
@@ -685,7 +687,7 @@ def asks_for_new_resources(question: str) -> bool:
 def listing_topic(question: str) -> str:
     """What a "which papers ..." question is about: "Which papers are about image restoration?" -> "image restoration";
     the kind of paper asked for stays ("List the benchmark papers about physics" -> "physics benchmark")."""
-    question = _WHICH_FIT.sub("", question)  # "X. Which papers fit?": X
+    question = _WHICH_FIT.sub("", question)  # "X. Which papers fit?", "X? Please list all of them.": X
     lead = _LIST_LEAD.match(question)
     if not lead:
         return question.strip().rstrip("?.! ") or question

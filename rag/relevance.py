@@ -213,7 +213,8 @@ def mentions_term(term: str, text_stems: set[str]) -> bool:
 # segmentation and tracking", "images, video or audio".
 _ENUMERATION = re.compile(
     r"\((?P<bracketed>[^()]*,[^()]*)\)"
-    r"|\b(?:such\s+as|like|e\.g\.?|for\s+example|for\s+instance|including)\s+(?P<examples>[\w-]+(?:\s+[\w-]+){0,2}(?:\s*,\s*[\w-]+(?:\s+[\w-]+){0,2})+)"
+    r"|\b(?:such\s+as|like|e\.g\.?|for\s+example|for\s+instance|including)\s+"
+    r"(?P<examples>[\w-]+(?:\s+[\w-]+){0,2}(?:\s*,\s*[\w-]+(?:\s+[\w-]+){0,2})+)"
     r"|(?P<listed>[\w-]+(?:\s+[\w-]+){0,2}(?:\s*,\s*[\w-]+(?:\s+[\w-]+){0,2})+),?\s+etc\b\.?"
     r"|(?P<ored>[\w-]+(?:\s*,\s*[\w-]+)+,?\s+or\s+[\w-]+)",
     re.I,
@@ -281,7 +282,8 @@ def alternative_groups(question: str) -> list[list[list[str]]]:
                 after.append(word)
         if not before or not after or listed & {*before, *after}:  # an enumeration's "or"
             continue
-        if groups and groups[-1][-1] == before and tokens[i - len(before) - 1] == "or":  # "a or b or c"
+        opened_by_or = i - len(before) > 0 and tokens[i - len(before) - 1] == "or"
+        if groups and groups[-1][-1] == before and opened_by_or:  # "a or b or c"
             groups[-1].append(after)
         else:
             groups.append([before, after])
