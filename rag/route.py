@@ -91,17 +91,19 @@ DECISIVE_MARGIN = 0.25
 # spikes", "the memory blowup"), not another topic; the questions the rare-word rule is for name their topic in a few
 # words ("lip reading from video").
 LONG_QUESTION = 12
-# A follow-up this short that finds nothing on its own is asked of the paper in focus ("ablation contributions?"),
-# unless it asks for other papers or most of its words are neither that paper's nor _ASPECT_WORDS: "what about speech
+# A follow-up this short is asked of the paper in focus ("ablation contributions?"), unless it asks for other papers
+# or has a word that is neither that paper's nor one of _ASPECT_WORDS: "video benchmarks?" or "what about speech
 # recognition for low-resource languages?" after PatchKV is a new topic.
 ELLIPTICAL_TERMS = 4
-# What a follow-up may ask of any paper without naming a topic ("which datasets?", "and the runtime?").
-_ASPECT_WORDS = frozenset("""data dataset datasets benchmark benchmarks runtime speed latency memory compute cost
-    limitation limitations ablation ablations contribution contributions result results accuracy baseline baselines
-    metric metrics code training parameter parameters hardware score scores dimension dimensions experiment
-    experiments evaluation performance improvement improvements gain gains finding findings assumption assumptions
-    proof theorem bound bounds guarantee guarantees novelty size error errors setup setting settings architecture
-    loss losses objective""".split())
+# What a follow-up may ask of any paper without naming a topic ("which datasets?", "and the runtime?", "main idea?").
+_ASPECT_WORDS = frozenset("""data dataset datasets benchmark benchmarks runtime speed speedup latency memory compute cost
+    efficiency overhead complexity inference hardware requirement requirements implementation hyperparameter
+    hyperparameters limitation limitations ablation ablations contribution contributions result results accuracy
+    baseline baselines metric metrics code training parameter parameters score scores dimension dimensions
+    experiment experiments evaluation performance improvement improvements gain gains finding findings assumption
+    assumptions proof theorem bound bounds guarantee guarantees novelty size error errors setup setting settings
+    architecture loss losses objective main key idea ideas takeaway takeaways summary motivation problem goal task
+    tasks input inputs output outputs robustness scalability scaling""".split())
 _OTHER_PAPERS_ASK = re.compile(r"\b(?:any|another|other|some)\s+(?:papers?|works?|stud(?:y|ies)|methods?)\b"
                                r"|\b(?:is|are)\s+there\b|\banything\s+(?:on|about|related|regarding|for)\b", re.I)
 # Candidates rescored on all their sentences.
@@ -331,8 +333,8 @@ class QuestionRouter:
         if not focus or listing:
             return None
         own = {w[:4] for w in content_words(focus[0].text)}
-        foreign = [w for w in terms if w not in _ASPECT_WORDS and w[:4] not in own]
-        return focus[0] if 2 * len(foreign) <= len(terms) else None
+        on_it = all(w in _ASPECT_WORDS or w[:4] in own for w in terms)
+        return focus[0] if on_it else None
 
     def number_claimed_otherwise(self, question: str, paper: Paper) -> NumberMismatch | None:
         """For a yes/no check of a number ("Is it true that PhysElite has about 15,000 problems?"), where the paper's

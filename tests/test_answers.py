@@ -625,6 +625,7 @@ def test_a_terse_follow_up_is_asked_of_the_paper_in_focus_before_it_is_searched_
     patchkv = [("What is PatchKV?", seed_chat.ask("What is PatchKV?").text)]
     datasets = seed_chat.ask("which datasets?", history=patchkv)
     assert datasets.kind == "lookup" and _cited(datasets) == ["PatchKV"] and "SCBench" in datasets.text
+    assert _cited(seed_chat.ask("main idea?", history=patchkv)) == ["PatchKV"]
 
 
 @pytest.mark.parametrize("question", [
@@ -639,10 +640,13 @@ def test_a_follow_up_on_a_new_topic_is_not_answered_from_the_paper_in_focus(seed
     assert answer.refused and not answer.citations, answer.text
 
 
-def test_a_terse_follow_up_asking_for_other_papers_is_searched_on_its_own(seed_chat):
-    """Its words are all PatchKV's, but it asks for other papers: not read as a question about PatchKV."""
+@pytest.mark.parametrize("question", [
+    "any other paper on kv cache compression?",  # its words are all PatchKV's, but it asks for other papers
+    "video benchmarks?",  # "benchmarks" may be asked of any paper, "video" is no word of PatchKV's
+])
+def test_a_terse_follow_up_asking_for_other_papers_is_searched_on_its_own(seed_chat, question):
     history = [("What is PatchKV?", seed_chat.ask("What is PatchKV?").text)]
-    answer = seed_chat.ask("any other paper on kv cache compression?", history=history)
+    answer = seed_chat.ask(question, history=history)
     assert not answer.text.startswith("Read as a question about"), answer.text
 
 
