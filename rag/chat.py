@@ -174,17 +174,18 @@ class PaperChat:
     def _extractive(self, question: str, chosen: list[PaperHit], hits: list[PaperHit],
                     quote_first: Sequence[str] = ()) -> Answer:
         sentences = self.store.sentences([h.paper.paper_id for h in chosen])
-        vectors = {h.paper.paper_id: self.question_vec(question, h.paper) for h in chosen}
+        plain = self.question_vec(question)  # embedded once, whatever the number of papers
+        vectors = {h.paper.paper_id: self.question_vec(question, h.paper, plain) for h in chosen}
         return extractive_answer(question, vectors, chosen, sentences, hits, quote_first)
 
-    def question_vec(self, question: str, paper: Paper | None = None) -> np.ndarray:
+    def question_vec(self, question: str, paper: Paper | None = None, plain: np.ndarray | None = None) -> np.ndarray:
         """The question's vector; asked of a paper it names by a descriptive name, the mean of it with and without
         the name, whose words alone draw it to the sentences repeating them rather than those answering ("what's the
         diagnostic quantity the convergence analysis framework for SNN training proposes?": of the 24 seed answers
         this changes on bench/questions.jsonl, read one by one, 11 quote a better sentence and 3 a worse one; without
         the name alone, 11 better and 6 worse of 31). A coined name ("PhysDNet") stays: it draws the question to the
-        paper's own claims."""
-        vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32)
+        paper's own claims. ``plain``: the question's own vector, when it is embedded already."""
+        vec = np.asarray(self.embedder.get_query_embedding(question), dtype=np.float32) if plain is None else plain
         if paper is None or len(question_terms(paper.name)) < DESCRIPTIVE_NAME_TERMS:
             return vec
         asked = self.catalog.without_name(question, paper.paper_id)
