@@ -365,8 +365,10 @@ def _synthesis(rows: list[Row], focus: list[str], stats: TermStats, sentences: d
     all_marks = "".join(f"[{r.n}]" for r in rows)
     both = "Both papers" if len(rows) == 2 else f"All {len(rows)} papers"
     parts = []
-    if shared:
-        parts.append(f"**In common:** {both.lower()} deal with {_join(shared)} {all_marks}.")
+    if shared:  # terms, not topics: "validate", "token-level" are shared words a topic sentence would garble
+        abstracts = "both abstracts" if len(rows) == 2 else f"all {len(rows)} abstracts"
+        terms = _join([f"“{t}”" for t in shared])
+        parts.append(f"**In common:** {abstracts} use the term{'s' if len(shared) > 1 else ''} {terms} {all_marks}.")
     else:  # no verdict on their topics: a shared method or stance may be worded differently in each
         parts.append(f"**In common:** their abstracts share no distinctive terms {all_marks}.")
     stated = [a for a in ASPECTS if all(r.cells[a].text != NOT_STATED for r in rows)]
