@@ -615,11 +615,10 @@ class QuestionRouter:
                 ids.append(scored[0][1].paper.paper_id)
                 close_calls.append((len(ids) - 1, [h.paper for s, h in scored if s >= scored[0][0] - SAME_YEAR_MARGIN]))
         # "the dehazing paper and the motion deblurring one": one batch, the newest of the papers found
-        years = [y for y in (self.chat.catalog.papers[pid].year for pid in ids) if y is not None]
+        newest = max((y for y in (self.chat.catalog.papers[pid].year for pid in ids) if y is not None), default=None)
         for index, close in close_calls:
-            if years and self.chat.catalog.papers[ids[index]].year != max(years):
-                ids[index] = next((p.paper_id for p in close if p.year == max(years) and p.paper_id not in ids),
-                                  ids[index])
+            if newest is not None and self.chat.catalog.papers[ids[index]].year != newest:
+                ids[index] = next((p.paper_id for p in close if p.year == newest and p.paper_id not in ids), ids[index])
         return ids[:MAX_COMPARED], 0
 
     def compare(self, question: str, intent: Intent, pinned: list[str], k: int | None,
