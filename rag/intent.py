@@ -379,6 +379,13 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     # sentence saying memory is the bottleneck; "skipping early iterations also saves memory" asks for no figure
     (r"\b(?:what|which|compare|how much|how big|how large|report\w*)\b[^?.]*\bmemory\s+(?:savings?|reductions?"
      r"|footprint|usage|consumption|overhead)\b|\bhow much memory\b", "memory savings", ("memory",), True, False, ""),
+    # "How much faster is PatchKV?": a factor or a percentage ("up to 10× faster", "at 5.2x lower compute"), not a sentence that
+    # only calls the method efficient
+    (r"\bhow (?:much|many times) (?:faster|quicker)\b|\b(?:what|which|how (?:big|large|much))\s+(?:[\w-]+\s+){0,2}?"
+     r"speed-?ups?\b|\bspeed-?up (?:factor|figure)\b", "speed-up figure",
+     ("faster", "speed", "accelerat", "efficien", "inference cost", "latency", "throughput"), True, False,
+     r"\b\d[\d.,]*\s*(?:×|x\b|times\b)|\bspeed-?ups? of \d|\b\d[\d.,]*\s*%\s*(?:faster|speed|less time|lower latency"
+     r"|higher throughput)"),
     (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False, ""),
     (r"\boptimi[sz]er\b", "optimizer", ("optimi",), False, False,
      r"\b(?:Adam\w*|SGD|LAMB|Adafactor|RMSprop|Lion|Muon)\b"),

@@ -771,6 +771,17 @@ def test_a_comparison_says_which_paper_gives_no_figure_asked_for(seed_chat):
     assert "PipeFSDP** does not state" not in answer.text and "1.87×" in answer.text
 
 
+def test_a_speed_up_is_answered_with_its_factor_or_said_missing(seed_chat):
+    """PRI states "10× faster"; PatchKV only says per-query cost is unchanged and VISD that it "accelerates convergence",
+    so neither states how much faster (both were answered with an unrelated benchmark sentence)."""
+    pri = seed_chat.ask("How many times faster than SMI is Patch Rebirth Inversion?")
+    assert pri.kind != "not_stated" and "2× faster than SMI" in pri.text, pri.text
+    for name, question in (("PatchKV", "how much faster is PatchKV?"), ("VISD", "What speedup does VISD report?")):
+        answer = seed_chat.ask(question)
+        assert answer.kind == "not_stated" and _cited(answer) == [name], answer.text
+        assert f"The abstract of **{name}** does not state the speed-up figure" in answer.text, answer.text
+
+
 def test_each_of_two_details_asked_together_is_said_missing(seed_chat):
     """"how many GPUs and how many hours": two numbers, neither in the abstract (the first once read "and" as the
     thing counted and answered with a description)."""
