@@ -10,6 +10,7 @@ from pathlib import Path
 ACRONYMS_PATH = Path(__file__).with_name("acronyms.tsv")
 UNITS_PATH = Path(__file__).with_name("units.tsv")
 PLAIN_TERMS_PATH = Path(__file__).with_name("plain_terms.tsv")
+BROAD_FIELDS_PATH = Path(__file__).with_name("broad_fields.tsv")
 
 
 def _read_table(path: Path) -> dict[str, tuple[str, ...]]:
@@ -38,6 +39,21 @@ def unit_names() -> dict[str, tuple[str, ...]]:
 def plain_terms() -> list[tuple[re.Pattern, str]]:
     """Everyday phrases for the field's terms (rag/plain_terms.tsv): a pattern finding the phrase, and the term
     ("graphics chips" -> "GPUs")."""
-    rows = [line.split("\t") for line in PLAIN_TERMS_PATH.read_text(encoding="utf-8").splitlines()
+    return [(_whole_words(phrase), term) for phrase, term in _rows(PLAIN_TERMS_PATH)]
+
+
+@lru_cache(maxsize=1)
+def broad_fields() -> list[tuple[re.Pattern, re.Pattern]]:
+    """Broad fields (rag/broad_fields.tsv): a pattern finding the broad word in a question, and one finding the
+    field's narrower terms in an abstract ("biomedical" -> "pathology", "single-cell", ...)."""
+    return [(_whole_words(broad), _whole_words(narrow)) for broad, narrow in _rows(BROAD_FIELDS_PATH)]
+
+
+def _rows(path: Path) -> list[list[str]]:
+    """The tab-separated rows of a table, comments and blank lines left out."""
+    return [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip() and not line.startswith("#")]
-    return [(re.compile(rf"(?<![\w-])(?:{phrase})(?![\w-])", re.IGNORECASE), term) for phrase, term in rows]
+
+
+def _whole_words(pattern: str) -> re.Pattern:
+    return re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.IGNORECASE)

@@ -27,10 +27,15 @@ COMPARE_CUE = re.compile(
     # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
     r"|^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these\s+two))?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
     r"[^?]*\bor\b"
+    # or set after a lead-in: "Which reports the larger factor, the training framework or the inversion method?"
+    r"|^\W*which(?:\s+one)?\s+\w+\b[^?]*(?:[,:]|\s[-\u2013\u2014]+)\s*the\s[^?]*\bor\s+the\b"
     # the choice asked after the papers: "the deblurring paper or the fog removal one: which is faster?"
     r"|\bor\b[^?:]*(?::|\s[-\u2013\u2014]+)\s*which(?:\s+one)?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
     # "one plugs a module into the vision encoder, the other gives the model tools": two papers set side by side
     rf"|{_ONE_THE_OTHER.pattern}"
+    # a question about what two papers share: "Do the cache compensation work and the theory paper share a benchmark?"
+    r"|^\W*(?:do|are|were)\s+(?:the|these|those)\b[^?]*\band\b[^?]*\b(?:share|have\s+in\s+common|agree"
+    r"|overlap|(?:use|rely\s+on|evaluate\s+on|test\s+on)\s+the\s+same)\b"
     # "Between the physics benchmark and the pathology one, which is bigger?"
     # or "..., does either give a training recipe?"
     r"|^\W*between\s+(?!(?:19|20)\d\d\b)[^?]*\band\b[^?]*,\s*(?:which|(?:does|do|did|is|are|has|have|can)\s+either)\b",
@@ -107,7 +112,9 @@ _SIDE_LEAD = re.compile(
     # a claim checked of both: "Is it true that both X and Y ...", "Can you confirm that ..."
     r"|is\s+it\s+(?:true|correct|right|the\s+case)\s+that\s+|(?:can\s+you\s+)?confirm\s+(?:that\s+)?|both\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+"
-    r"|(?:the\s+)?differences?\s+between\s+|between\s+)+",
+    r"|(?:the\s+)?differences?\s+between\s+|between\s+"
+    # two subjects: "Do the cache work and the theory paper share ...?" (not "Does the training-framework one ...")
+    r"|(?:do|are|were)\s+(?=(?:the|these|those)\s))+",
     re.I,
 )
 _AUXILIARIES = frozenset("is are do does did has have".split())
@@ -121,6 +128,9 @@ _PAPER_NOUN = re.compile(
     r"|proposal|pipeline|policy|module|formulation|reformulation|paradigm)s?\b",
     re.I,
 )
+# Where a lead-in ends and the sides start: a colon, a dash, or a comma before "the ..." ("Which reports the larger
+# factor, the training framework or the inversion method?").
+_LEAD_IN = re.compile(r":|\s[\u2014\u2013]+\s|\s--\s|,\s+(?=(?:the|a|an|this|that)\s)", re.I)
 _DESCRIPTION_START = re.compile(r"^(?:the|a|an|that|this|those|these|work|paper|papers|study)\b", re.I)
 # "the other (one)", "the latter": a reference to a side already given, not a description of another.
 _BACK_REFERENCE = re.compile(r"^(?:the\s+)?(?:other|latter|former|rest)\b", re.I)
@@ -320,9 +330,12 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
             carry = ""
             continue
         piece = _SIDE_LEAD.sub("", carry + piece)
-        head, colon, tail = piece.partition(":")
-        if colon and _DESCRIPTION_START.search(tail.strip()) and not _DESCRIPTION_START.search(head.strip()):
-            piece = tail  # "Three papers caught my eye: the convergence analysis ..., the one on ..."
+        lead_in = next((m for m in reversed(list(_LEAD_IN.finditer(piece)))
+                        if _DESCRIPTION_START.search(piece[m.end():].strip())), None)
+        if lead_in and not _DESCRIPTION_START.search(piece[:lead_in.start()].strip()):
+            # "Three papers caught my eye: the convergence analysis ..., the one on ...", "which reports the larger
+            # factor — the training framework or the inversion method?"
+            piece = piece[lead_in.end():]
         cut = _side_end(piece)
         ended = cut is not None
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
@@ -437,6 +450,9 @@ _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
 _COUNTED_END = frozenset("""do does did is are was were be been have has had can could will would in of on for to and or
     each every per the a an its their this that these those with at by from as than used took take takes taking
     participated contributed joined helped worked annotated labeled labelled rated needed went got made""".split())
+# What an asker may call the datasets a benchmark is built from ("how many public source collections ...?": "Built from
+# 23 public pathology imaging datasets").
+_DATASET_WORDS = frozenset("collection source corpus corpora database repositor".split())
 _FILLER = frozenset("different distinct total unique separate individual other more of".split())
 
 
@@ -541,7 +557,9 @@ def asked_details(question: str) -> list[DetailAsk]:
             counted_as = " ".join(words)  # "synthesized tool-use trajectories"
             if tokens[end:end + 1] == ["per"] and len(tokens) > end + 1:
                 counted_as += f" per {tokens[end + 1].strip('?.,!')}"  # a rate: "frames per second"
-            found.append(DetailAsk(f"number of {counted_as}", (_stem(words[-1].lower()),), True, False))
+            stem = _stem(words[-1].lower())
+            terms = (stem, "dataset") if stem in _DATASET_WORDS else (stem,)
+            found.append(DetailAsk(f"number of {counted_as}", terms, True, False))
     return found
 
 

@@ -7,11 +7,12 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 from functools import cached_property, lru_cache
 
 import numpy as np
 
-from rag.acronyms import field_acronyms, plain_terms, unit_names
+from rag.acronyms import broad_fields, field_acronyms, plain_terms, unit_names
 from rag.extractive import content_words
 from rag.extractive import snowball_stem as _stem
 from store.embed import TOKENIZER_PATH
@@ -288,6 +289,37 @@ def alternative_groups(question: str) -> list[list[list[str]]]:
         else:
             groups.append([before, after])
     return enumerated + groups
+
+
+T = TypeVar("T")
+# Words of a list's topic that name no subject ("work with", "draw on", "aimed at", "apply machine learning to").
+_TOPIC_FILLER = frozenset("""draw draws take takes aim aims aimed target targets focus focused examining studying angle
+    batch data field area related everything inspiration train trained training apply applies machine learning work
+    working""".split())
+# Examples a topic gives of itself ("biomedical data, like tissue slides or cells"): one of them is enough.
+_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.?|for example|for instance|including)\b[^()?]*", re.I)
+
+
+def broad_field_members(topic: str, candidates: list[T], text_of: Callable[[T], str]) -> list[T]:
+    """The candidates belonging to each broad field a list's topic names (rag/broad_fields.tsv: "biomedical data",
+    "robots"): those whose text writes the field's narrower terms, and at least half the topic's other words."""
+    fields = [(broad, narrow) for broad, narrow in broad_fields() if broad.search(topic)]
+    if not fields:
+        return []
+    examples = {w for group in alternative_groups(topic) for phrase in group for w in phrase}
+    rest, named = _EXAMPLES.sub(" ", topic), 0
+    for broad, _ in fields:
+        rest, count = broad.subn(" ", rest)
+        named += count
+    others = [t for t in question_terms(rest) if t not in _TOPIC_FILLER and t not in examples]
+    members = []
+    for candidate in candidates:
+        text = text_of(candidate)
+        if all(narrow.search(text) for _, narrow in fields):
+            own = stems(text)
+            if 2 * (named + sum(mentions_term(t, own) for t in others)) >= named + len(others):
+                members.append(candidate)
+    return members
 
 
 def _gap_words(question: str, stats: TermStats) -> list[str]:

@@ -14,9 +14,9 @@ from rag.cite import verify_citations
 from rag.claims import NumberMismatch, check_claimed_numbers
 from rag.compare import compare_papers
 from rag.extractive import (
-    WHICH_ANCHOR_WEIGHT, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR, ListedPaper,
-    collection_answer, content_words, detail_answer, detail_support, introduces_resource, listing_answer, listing_cutoff,
-    rank_sentences, refusal, score_for_listing, states_amount,
+    WHICH_ANCHOR_WEIGHT, WHICH_BROAD_MIN, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR,
+    ListedPaper, collection_answer, content_words, detail_answer, detail_support, introduces_resource, listing_answer,
+    listing_cutoff, rank_sentences, refusal, score_for_listing, states_amount,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
@@ -26,8 +26,8 @@ from rag.intent import (
     without_kind_typos,
 )
 from rag.relevance import (
-    ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, dictionary_words, essential_words,
-    mentions_term, question_terms, rare_terms, says_plainly, stems, topic_coverage,
+    ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members, dictionary_words,
+    essential_words, mentions_term, question_terms, rare_terms, says_plainly, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -581,7 +581,12 @@ class QuestionRouter:
                     + WHICH_ANCHOR_WEIGHT * anchor_share(anchors, paper.text))
 
         scored = score_for_listing(queries, hits, sentences, bonus)
-        listed, gap = self.without_gaps(question, listing_cutoff(scored), lambda item: item.hit.paper)
+        listed = listing_cutoff(scored)
+        # a sentence rarely says "biomedical": papers writing "pathology" or "single-cell" are listed all the same
+        candidates = [x for x in scored if x.score >= WHICH_BROAD_MIN and x not in listed]
+        listed += broad_field_members(listing_topic(question), candidates, lambda x: x.hit.paper.text)
+        listed = sorted(listed, key=lambda x: x.score, reverse=True)[:WHICH_MAX_PAPERS]
+        listed, gap = self.without_gaps(question, listed, lambda item: item.hit.paper)
         if asks_for_new_resources(question):  # "Which papers introduce new video benchmarks?", not ones tested on one
             listed = [x for x in listed if introduces_resource(sentences[x.hit.paper.paper_id])]
         named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
