@@ -360,9 +360,9 @@ WHICH_MIN_RELEVANCE = 0.7
 # A list that finds no paper names the candidates scoring at least this as the closest: "papers that work with
 # biological or medical data" is near PathView-Bench (0.52), "papers estimating the calories of a meal" near none (0.38).
 WHICH_NEAR = 0.5
-# A paper of a broad field a list names ("biomedical data": one writing "pathology") is listed when it scores this much
-# on the list's topic: PathView-Bench and PerturbReason score 0.33-0.58 on biomedical topics, most unrelated papers
-# under 0.3.
+# A paper of a broad field a list names ("biomedical data": one writing "pathology") is listed when it scores this
+# much on the list's topic: PerturbReason scores 0.37-0.49 on "biomedical data"; at 0.15 PROVE, writing "self-play",
+# was listed for "reinforcement learning to play Atari games".
 WHICH_BROAD_MIN = 0.3
 WHICH_COVERAGE_WEIGHT = 0.3
 WHICH_ANCHOR_WEIGHT = 0.3

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from rag.acronyms import broad_fields
 from rag.catalog import PaperCatalog
 from store.naming import _is_common as _is_everyday_acronym
 
@@ -174,14 +175,24 @@ _KIND_LIST = re.compile(
 )
 
 
+# "Anything on ...?", "Is anything here about ...?": a list when it names a broad field ("robots", "biomedical data"),
+# which many papers may belong to; otherwise a search for the one paper on a topic.
+_ANYTHING = re.compile(r"^\W*(?:(?:is|are)\s+(?:there\s+)?)?(?:anything|any\s+(?:work|research))\b", re.I)
+
+
+def _asks_for_a_field(question: str) -> bool:
+    return bool(_ANYTHING.search(question)) and any(broad.search(question) for broad, _ in broad_fields())
+
+
 def classify(question: str, catalog: PaperCatalog) -> Intent:
     """The kind of the question, the papers it names or describes, and the details it asks for."""
     mentions = catalog.mentions(question)
     named = list(dict.fromkeys(pid for _, _, pid in mentions))
     details = asked_details(question)
     asked = asking_sentences(question)  # "I'm using Qwen models myself. Which papers use Qwen models?"
-    if ((WHICH_QUESTION.search(question) or WHICH_QUESTION.search(asked)) and len(named) < 2) or (
-            _KIND_LIST.search(question) and not named):
+    after_lead = question.rpartition(": ")[2]  # "For the health track: which submissions belong there?"
+    if (any(WHICH_QUESTION.search(text) for text in (question, asked, after_lead)) and len(named) < 2) or (
+            (_KIND_LIST.search(question) or _asks_for_a_field(question)) and not named):
         return Intent(QuestionKind.WHICH, named, details=details)
     described = described_sides(question, mentions) if COMPARE_CUE.search(question) or len(named) >= 2 else []
     if len(named) + len(described) >= 2:
@@ -289,7 +300,7 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
         sides = [pair.group("one").strip(), pair.group("other").strip()]
         # "Two papers discuss memorization vs generalization, one for language models and one for diffusion models":
         # sides this short are found with what the question says of both
-        context = " ".join(question[:pair.start()].strip(" ,;:").split()[-SIDE_CONTEXT_WORDS:])
+        context = " ".join(_said_of_both(question[:pair.start()]).split()[-SIDE_CONTEXT_WORDS:])
         if context and min(len(side.split()) for side in sides) <= SHORT_SIDE_WORDS:
             sides = [f"{context} {side}" for side in sides]
         return sides
@@ -300,6 +311,21 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
     # "Compare X with Y" splits at "with", unless that "with" is inside a side: "Contrast the paper comparing
     # predictive coding with backprop and the one on ...". The reading finding more sides wins.
     return max(_sides(with_split, mentions), _sides(text, mentions), key=len)
+
+
+_QUESTION_START = re.compile(r"\W*(?:how|what|which|why|where|when|who|do|does|did|is|are|can|could|would)\b", re.I)
+
+
+def _said_of_both(before: str) -> str:
+    """What a question says of two papers before setting them side by side as "one ..., the other ...": its
+    statements, not its asks ("Could the same reviewer take them?") or a question clause opening the pair ("How do
+    their approaches differ (")."""
+    sentences = re.split(r"(?<=[.?!])\s+", before.strip(" ,;:("))
+    *whole, last = sentences
+    kept = [s for s in whole if not s.endswith("?")]
+    if not (kept and _QUESTION_START.match(last)):
+        kept.append(last)
+    return " ".join(kept).strip(" ,;:(")
 
 
 def _side_end(piece: str) -> re.Match | None:
@@ -359,6 +385,9 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
 _GPU_SHAPE = r"\b(?:[AHVLTP]\d{2,4}|RTX\s?\d{3,4}\w*|TPU\s?v?\d*|MI\d{3}|Ascend\s?\d*\w*|Gaudi\d?|Titan\s?\w+)\b"
 # A name inside a sentence: "Sora", "Veo-3", "MuJoCo", "CogVideoX" after a lower-case word (not a sentence's first word).
 _CASED_NAME = r"(?<=[a-z,(] )(?:[A-Z][a-z]+[\w.-]*|[A-Z][\w.-]*\d[\w.-]*|[A-Z][a-z]*[A-Z][\w.-]*[a-z][\w.-]*)"
+# A model family's name ("GPT-4o", "Qwen2.5-VL-7B", "Claude 3", "Llama-3").
+_MODEL_NAME = (r"\b(?:GPT-?[\w.]+|Claude(?:[\s-][\d.]+)?[\w.-]*|Gemini[\w.-]*|Qwen[\w.-]*|L[Ll]a[Mm][Aa][\w.-]*"
+               r"|Mistral[\w.-]*|DeepSeek[\w.-]*|InternVL[\w.-]*|LLaVA[\w.-]*|o[134](?:-mini)?)\b")
 _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     # An abstract rarely owns up to limits: only a sentence on the paper's own (not prior work's) answers.
     # Not those of prior work ("What failure modes of earlier methods does it fix?")
@@ -412,6 +441,13 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      r"https?://|github\.com|www\.|\.(?:io|org|com)/"),
     (r"\bannotators?\b|\braters?\b|\bcrowd[- ]?workers?\b", "number of annotators",
      ("annotator", "rater", "worker", "expert"), True, False, ""),
+    # "Which LLM does ViDiC-1K use as its judge?": a model's name in a sentence on the judge ("judged by GPT-4o"), not
+    # "an LLM-as-a-Judge protocol"
+    (r"\b(?:which|what)\s+(?:specific\s+|exact\s+)?(?:[\w-]+\s+)?(?:llm|model|vlm|mllm)\b[^?]*"
+     r"\b(?:judge|grader|evaluator)|\bjudge\s+(?:llm|model|vlm|mllm)\s+(?:which|what)\b"
+     r"|\b(?:which|what)\s+judge\s+(?:llm|model|vlm|mllm)\b", "judge model", ("judge", "grader", "evaluator"), False, True,
+     rf"(?i:judg|grad|evaluat)\w*\W+(?:[\w-]+\W+){{0,8}}?{_MODEL_NAME}|{_MODEL_NAME}\W+(?:[\w-]+\W+){{0,8}}?"
+     r"(?i:judg|grad|evaluat)"),
     # which backbone, not whether it is kept frozen ("Do both keep their backbone frozen, or update it?")
     (r"^(?!.*\b(?:frozen|freez\w*|unfrozen|updat\w*)\b).*?(?:\bbackbone\b|\bbase model\b|\bfine-?tunes?\b.*\bmodel\b)",
      "backbone model",

@@ -292,28 +292,30 @@ def alternative_groups(question: str) -> list[list[list[str]]]:
 
 
 T = TypeVar("T")
-# Words of a list's topic that name no subject ("work with", "draw on", "aimed at", "apply machine learning to").
+# Words of a list's topic that name no subject ("work with", "draw on", "aimed at", "apply machine learning to", "which
+# submissions belong in the health track?").
 _TOPIC_FILLER = frozenset("""draw draws take takes aim aims aimed target targets focus focused examining studying angle
     batch data field area related everything inspiration train trained training apply applies machine learning work
-    working""".split())
+    working track tracks pool session category triage triaging belong belongs there fit fits""".split())
 # Examples a topic gives of itself ("biomedical data, like tissue slides or cells"): one of them is enough.
 _EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.?|for example|for instance|including)\b[^()?]*", re.I)
 
 
-def broad_field_members(topic: str, candidates: list[T], text_of: Callable[[T], str]) -> list[T]:
+def broad_field_members(topic: str, candidates: list[T], text_of: Callable[[T], str], stats: TermStats) -> list[T]:
     """The candidates belonging to each broad field a list's topic names (rag/broad_fields.tsv: "biomedical data",
-    "robots"): those whose text writes the field's narrower terms, and at least half the topic's other words."""
-    fields = [(broad, narrow) for broad, narrow in broad_fields() if broad.search(topic)]
-    if not fields:
-        return []
+    "robots"; not in its examples: "(..., cortical learning theories)"): those whose text writes the field's narrower
+    terms, and with the field's words at least half the topic's other words some loaded abstract uses (no abstract
+    saying "arms", "robot arms" asks for robot papers)."""
     examples = {w for group in alternative_groups(topic) for phrase in group for w in phrase}
-    rest, named = _EXAMPLES.sub(" ", topic), 0
+    rest, unbracketed = _EXAMPLES.sub(" ", topic), re.sub(r"\([^)]*\)", " ", topic)
+    fields, named = [(broad, narrow) for broad, narrow in broad_fields() if broad.search(unbracketed)], 0
     for broad, _ in fields:
         rest, count = broad.subn(" ", rest)
         named += count
-    others = [t for t in question_terms(rest) if t not in _TOPIC_FILLER and t not in examples]
+    others = [t for t in question_terms(rest) if t not in _TOPIC_FILLER and t not in examples
+              and all(stats.stem_df.get(_stem(part), 0) > 0 for part in t.split("-"))]
     members = []
-    for candidate in candidates:
+    for candidate in candidates if fields else []:
         text = text_of(candidate)
         if all(narrow.search(text) for _, narrow in fields):
             own = stems(text)

@@ -584,7 +584,7 @@ class QuestionRouter:
         listed = listing_cutoff(scored)
         # a sentence rarely says "biomedical": papers writing "pathology" or "single-cell" are listed all the same
         candidates = [x for x in scored if x.score >= WHICH_BROAD_MIN and x not in listed]
-        listed += broad_field_members(listing_topic(question), candidates, lambda x: x.hit.paper.text)
+        listed += broad_field_members(listing_topic(question), candidates, lambda x: x.hit.paper.text, stats)
         listed = sorted(listed, key=lambda x: x.score, reverse=True)[:WHICH_MAX_PAPERS]
         listed, gap = self.without_gaps(question, listed, lambda item: item.hit.paper)
         if asks_for_new_resources(question):  # "Which papers introduce new video benchmarks?", not ones tested on one
