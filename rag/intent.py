@@ -313,6 +313,7 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
     return max(_sides(with_split, mentions), _sides(text, mentions), key=len)
 
 
+# A clause that asks rather than states ("How do their approaches differ (").
 _QUESTION_START = re.compile(r"\W*(?:how|what|which|why|where|when|who|do|does|did|is|are|can|could|would)\b", re.I)
 
 
@@ -421,8 +422,8 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     # sentence saying memory is the bottleneck; "skipping early iterations also saves memory" asks for no figure
     (r"\b(?:what|which|compare|how much|how big|how large|report\w*)\b[^?.]*\bmemory\s+(?:savings?|reductions?"
      r"|footprint|usage|consumption|overhead)\b|\bhow much memory\b", "memory savings", ("memory",), True, False, ""),
-    # "How much faster is PatchKV?": a factor or a percentage ("up to 10× faster", "at 5.2x lower compute"), not a sentence that
-    # only calls the method efficient
+    # "How much faster is PatchKV?": a factor or a percentage ("up to 10× faster", "at 5.2x lower compute"), not a
+    # sentence that only calls the method efficient
     (r"\bhow (?:much|many times) (?:faster|quicker)\b|\b(?:what|which|how (?:big|large|much))\s+(?:[\w-]+\s+){0,2}?"
      r"speed-?ups?\b|\bspeed-?up (?:factor|figure)\b", "speed-up figure",
      ("faster", "speed", "accelerat", "efficien", "inference cost", "latency", "throughput"), True, False,
@@ -445,7 +446,8 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     # "an LLM-as-a-Judge protocol"
     (r"\b(?:which|what)\s+(?:specific\s+|exact\s+)?(?:[\w-]+\s+)?(?:llm|model|vlm|mllm)\b[^?]*"
      r"\b(?:judge|grader|evaluator)|\bjudge\s+(?:llm|model|vlm|mllm)\s+(?:which|what)\b"
-     r"|\b(?:which|what)\s+judge\s+(?:llm|model|vlm|mllm)\b", "judge model", ("judge", "grader", "evaluator"), False, True,
+     r"|\b(?:which|what)\s+judge\s+(?:llm|model|vlm|mllm)\b",
+     "judge model", ("judge", "grader", "evaluator"), False, True,
      rf"(?i:judg|grad|evaluat)\w*\W+(?:[\w-]+\W+){{0,8}}?{_MODEL_NAME}|{_MODEL_NAME}\W+(?:[\w-]+\W+){{0,8}}?"
      r"(?i:judg|grad|evaluat)"),
     # which backbone, not whether it is kept frozen ("Do both keep their backbone frozen, or update it?")

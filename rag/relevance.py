@@ -7,8 +7,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import TypeVar
 from functools import cached_property, lru_cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -302,20 +302,23 @@ _EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.?|for example|for instance|incl
 
 
 def broad_field_members(topic: str, candidates: list[T], text_of: Callable[[T], str], stats: TermStats) -> list[T]:
-    """The candidates belonging to each broad field a list's topic names (rag/broad_fields.tsv: "biomedical data",
-    "robots"; not in its examples: "(..., cortical learning theories)"): those whose text writes the field's narrower
-    terms, and with the field's words at least half the topic's other words some loaded abstract uses (no abstract
-    saying "arms", "robot arms" asks for robot papers)."""
+    """The candidates belonging to each broad field a list's topic names outside brackets (rag/broad_fields.tsv:
+    "biomedical data", "robots"): those whose text writes the field's narrower terms and, counting the field's own
+    words as said, at least half of the topic's words. A word no loaded abstract uses is not counted ("robot arms"
+    asks for robot papers)."""
+    unbracketed = re.sub(r"\([^)]*\)", " ", topic)
+    fields = [(broad, narrow) for broad, narrow in broad_fields() if broad.search(unbracketed)]
+    if not fields:
+        return []
     examples = {w for group in alternative_groups(topic) for phrase in group for w in phrase}
-    rest, unbracketed = _EXAMPLES.sub(" ", topic), re.sub(r"\([^)]*\)", " ", topic)
-    fields, named = [(broad, narrow) for broad, narrow in broad_fields() if broad.search(unbracketed)], 0
+    rest, named = _EXAMPLES.sub(" ", topic), 0
     for broad, _ in fields:
         rest, count = broad.subn(" ", rest)
         named += count
     others = [t for t in question_terms(rest) if t not in _TOPIC_FILLER and t not in examples
               and all(stats.stem_df.get(_stem(part), 0) > 0 for part in t.split("-"))]
     members = []
-    for candidate in candidates if fields else []:
+    for candidate in candidates:
         text = text_of(candidate)
         if all(narrow.search(text) for _, narrow in fields):
             own = stems(text)
