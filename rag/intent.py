@@ -24,7 +24,8 @@ SIDE_CONTEXT_WORDS = 12
 _ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?)(?:[,;.]\s*(?:and\s+|while\s+|whereas\s+)?"
                             r"(?:the other|another|a second|the second)|,?\s+and\s+one)\s+(?P<other>[^?.;:,]+)", re.I)
 COMPARE_CUE = re.compile(
-    r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper))\b"
+    r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper)"
+    r"|relates?\s+to)\b"
     # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
     r"|^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these\s+two))?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
     r"[^?]*\bor\b"
@@ -94,7 +95,8 @@ WHICH_QUESTION = re.compile(
 )
 # Where the list of compared papers is split into sides.
 _SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+|\s+between\s+", re.I)
-_COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*|differ\w*)\s+(?:it\s+|them\s+)?(?:to|with|against|from)\s+", re.I)
+_COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*|differ\w*|relates?)\s+(?:it\s+|them\s+)?"
+                           r"(?:to|with|against|from)\s+", re.I)
 _COMPARE_THEN_WITH = re.compile(r"\b((?:compar|contrast)\w*\b.*?)\s+(?:with|against)\s+", re.I)
 _VERSUS = re.compile(r"\s(?:vs\.?|versus)\s", re.I)
 # A side ends where the question about it starts.
@@ -191,7 +193,9 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
     details = asked_details(question)
     asked = asking_sentences(question)  # "I'm using Qwen models myself. Which papers use Qwen models?"
     after_lead = question.rpartition(": ")[2]  # "For the health track: which submissions belong there?"
-    if (any(WHICH_QUESTION.search(text) for text in (question, asked, after_lead)) and len(named) < 2) or (
+    # "I want to get into X. which of the papers focus on that?": a list asked after a statement, typed in lower case
+    last = re.split(r"(?<=[.!])\s+", question.strip())[-1]
+    if (any(WHICH_QUESTION.search(text) for text in (question, asked, after_lead, last)) and len(named) < 2) or (
             (_KIND_LIST.search(question) or _asks_for_a_field(question)) and not named):
         return Intent(QuestionKind.WHICH, named, details=details)
     described = described_sides(question, mentions) if COMPARE_CUE.search(question) or len(named) >= 2 else []
@@ -450,8 +454,17 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      "judge model", ("judge", "grader", "evaluator"), False, True,
      rf"(?i:judg|grad|evaluat)\w*\W+(?:[\w-]+\W+){{0,8}}?{_MODEL_NAME}|{_MODEL_NAME}\W+(?:[\w-]+\W+){{0,8}}?"
      r"(?i:judg|grad|evaluat)"),
+    # "Which model was the best one on PhysElite?": a model's name beside "best"/"strongest", not "even the strongest
+    # model reaches only 33.7%"
+    (r"\b(?:which|what)\s+(?:[\w-]+\s+)?(?:model|llm|vlm|mllm|system)\s+(?:was|is|did|does|got|achieved|performed"
+     r"|scored|came)\b[^?]*\b(?:best|top|strongest|highest)\b|\b(?:which|what)\s+(?:was|is)\s+the\s+(?:best|top"
+     r"|strongest)(?:[\s-]+(?:performing|scoring))?\s+(?:model|llm|vlm|mllm|system)\b", "best model",
+     ("best", "strongest", "top", "highest"), False, True,
+     rf"(?i:best|strongest|top|highest|leading)\W+(?:[\w-]+\W+){{0,6}}?{_MODEL_NAME}"
+     rf"|{_MODEL_NAME}\W+(?:[\w-]+\W+){{0,6}}?(?i:best|strongest|top|highest|outperform)"),
     # which backbone, not whether it is kept frozen ("Do both keep their backbone frozen, or update it?")
-    (r"^(?!.*\b(?:frozen|freez\w*|unfrozen|updat\w*)\b).*?(?:\bbackbone\b|\bbase model\b|\bfine-?tunes?\b.*\bmodel\b)",
+    (r"^(?!.*\b(?:frozen|freez\w*|unfrozen|updat\w*)\b).*?(?:\bbackbone\b|\bbase\s+[\w-]*(?:model|llm|vlm|lm)s?\b"
+     r"|\bfine-?tunes?\b.*\bmodel\b)",
      "backbone model",
      ("backbone", "base model", "built on", "fine-tun", "initializ"), False, True, ""),
     (r"\b(?:which|what) (?:specific\s+)?(?:\w+\s+)?(?:models|llms|vlms|lvlms|mllms|networks|architectures)\b",

@@ -270,6 +270,9 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("show me every robotics one", "which", []),
     # "Anything on ...?" lists the papers of a broad field; on a narrower topic it looks for the one paper
     ("Is anything in this batch about robots?", "which", []),
+    ("I want to get into robot manipulation. which of the papers focus on that?", "which", []),
+    # "relate to" sets two papers side by side as "compare with" does
+    ("How does PatchKV relate to the pipeline training framework?", "comparison", ["pipeline training framework"]),
     ("Anything on biologically inspired or brain-like neural networks and learning rules?", "which", []),
     ("any work deploying spiking neural networks on neuromorphic chips for keyword spotting?", "lookup", []),
     # the baselines a paper is measured against are no side of a comparison
@@ -839,6 +842,9 @@ def test_a_count_written_without_the_counted_word_is_stated(seed_chat):
     ("Which pretrained video encoder does PhyProbe build on?", "does not state the encoder"),
     # "fixed-function NPUs" names no chip
     ("Which NPU chip does PhysDNet run on?", "does not state the hardware model"),
+    # "even the strongest model reaches only 33.7%" names no model; VISD names no base model
+    ("Which model was the best one on PhysElite, the one that got 33.7%?", "does not state the best model"),
+    ("What base videoLLM did VISD fine-tune?", "does not state the backbone model"),
     ("How many synthesized tool-use trajectories were used to train PERIA?",
      "does not state the number of synthesized tool-use trajectories"),
     ("How many frames per second does UniCon3R run at?", "does not state the number of frames per second"),
