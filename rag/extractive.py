@@ -241,8 +241,9 @@ def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = 28) -
 
 # ---- details an abstract may not give ----
 _QUANTITY = re.compile(r"(?<![A-Za-z\-])\d+(?:[.,]\d+)*(?![A-Za-z])")
-_PROPER = re.compile(r"\b(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*|[a-z]+[A-Z][\w\-]*"
-                     r"|(?<=\bon )[A-Z][a-z]{2,}\w*|(?<=\band )[A-Z][a-z]{2,}\w*)")
+# (not a method's pattern: "an LLM-as-a-Judge protocol")
+_PROPER = re.compile(r"\b(?!\w+-as-an?-)(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*"
+                     r"|[a-z]+[A-Z][\w\-]*|(?<=\bon )[A-Z][a-z]{2,}\w*|(?<=\band )[A-Z][a-z]{2,}\w*)")
 
 
 def states_amount(text: str) -> bool:

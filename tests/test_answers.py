@@ -845,6 +845,8 @@ def test_a_count_written_without_the_counted_word_is_stated(seed_chat):
     # "even the strongest model reaches only 33.7%" names no model; VISD names no base model
     ("Which model was the best one on PhysElite, the one that got 33.7%?", "does not state the best model"),
     ("What base videoLLM did VISD fine-tune?", "does not state the backbone model"),
+    # "16 representative MLLMs" names none, nor does "an LLM-as-a-Judge protocol"
+    ("Which models does ViDiC-1K evaluate?", "does not state the models evaluated"),
     ("How many synthesized tool-use trajectories were used to train PERIA?",
      "does not state the number of synthesized tool-use trajectories"),
     ("How many frames per second does UniCon3R run at?", "does not state the number of frames per second"),
