@@ -212,9 +212,11 @@ def mentions_term(term: str, text_stems: set[str]) -> bool:
 
 # Examples given as a list, of which a paper needs only one: "(pathology, cells, genes etc)", "such as detection,
 # segmentation and tracking", "images, video or audio".
+# Where a question starts giving examples ("such as", "e.g.", "like").
+_EXAMPLE_CUE = r"\b(?:such\s+as|like|e\.g\.?|for\s+example|for\s+instance|including)"
 _ENUMERATION = re.compile(
     r"\((?P<bracketed>[^()]*,[^()]*)\)"
-    r"|\b(?:such\s+as|like|e\.g\.?|for\s+example|for\s+instance|including)\s+"
+    rf"|{_EXAMPLE_CUE}\s+"
     r"(?P<examples>[\w-]+(?:\s+[\w-]+){0,2}(?:\s*,\s*[\w-]+(?:\s+[\w-]+){0,2})+)"
     r"|(?P<listed>[\w-]+(?:\s+[\w-]+){0,2}(?:\s*,\s*[\w-]+(?:\s+[\w-]+){0,2})+),?\s+etc\b\.?"
     r"|(?P<ored>[\w-]+(?:\s*,\s*[\w-]+)+,?\s+or\s+[\w-]+)",
@@ -298,7 +300,7 @@ _TOPIC_FILLER = frozenset("""draw draws take takes aim aims aimed target targets
     batch data field area related everything inspiration train trained training apply applies machine learning work
     working track tracks pool session category triage triaging belong belongs there fit fits""".split())
 # Examples a topic gives of itself ("biomedical data, like tissue slides or cells"): one of them is enough.
-_EXAMPLES = re.compile(r"\b(?:like|such as|e\.g\.?|for example|for instance|including)\b[^()?]*", re.I)
+_EXAMPLES = re.compile(rf"{_EXAMPLE_CUE}(?!\w)[^()?]*", re.I)
 
 
 def broad_field_members(topic: str, candidates: list[T], text_of: Callable[[T], str], stats: TermStats) -> list[T]:
