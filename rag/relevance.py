@@ -31,7 +31,7 @@ ASKING_WORDS = frozenset(
     anything something someone anyone anybody somebody list lists summarize summarise summary overview involve
     involves involving deal deals dealing concern concerns regarding
     really truly basically even still exactly specifically mainly simply somehow maybe
-    perhaps possibly lot lots sort thing things stuff
+    perhaps possibly lot lots sort thing things stuff cite cited citing
     you your yours we our ours me my mine us them their theirs he him his she her hers let lets""".split()
 )
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

@@ -1423,6 +1423,23 @@ def test_a_rare_word_of_phrasing_does_not_block_the_answer(crowded_store, questi
 
 
 @pytest.mark.parametrize("question, name", [
+    ("Is there a way to get a sharp frame for any moment while the shutter was open from one blurred photo?",
+     "PickMoment"),
+    ("Any benchmark for spotting the subtle differences between two similar videos?", "ViDiC-1K"),
+    ("Which GNN calibration method does not bolt on an extra calibration module?", "Graph calibration method"),
+    ("infrared + lidar fog removal for cheap edge chips", "PhysDNet"),
+    ("Which paper keeps reconstructed people from floating above the floor?", "UniCon3R"),
+])
+def test_everyday_wording_of_a_topic_the_paper_has_is_no_gap(crowded_store, question, name):
+    """"the shutter was open" is the exposure, "bolt on" adds, "edge chips" are edge devices, "above the floor" is
+    above the ground: words no abstract, or not the paper's, uses for what the paper does say (all five refused)."""
+    from rag import PaperChat
+
+    answer = PaperChat(store_dir=crowded_store).ask(question)
+    assert not answer.refused and _cited(answer)[0] == name, answer.text
+
+
+@pytest.mark.parametrize("question, name", [
     ("Which paper stops robot policies from ignoring the camera because the joint states are an easier shortcut?",
      "Phase-Adaptive Fusion (PAF)"),
     ("Is there a paper about a learned probe that scores whether a generated video breaks physics?", PHYPROBE),

@@ -60,6 +60,8 @@ def test_contractions_and_hedges_are_not_topic_words(stats):
     assert set(question_terms("The network's outputs aren't calibrated")) == {"network", "outputs", "calibrated"}
     # Who is asked about is no topic: "anyone" is rare in abstracts, and was a word the answering paper lacked.
     assert "anyone" not in question_terms("Has anyone turned motion blur into video?")
+    # Nor what the asker will do with the papers: "cite" was the word a video-benchmark list lacked.
+    assert set(question_terms("Which papers should I cite for new video benchmarks?")) == {"video", "benchmarks"}
 
 
 def test_an_acronym_matches_its_plural(stats):
