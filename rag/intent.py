@@ -434,8 +434,11 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      r"\b\d[\d.,]*\s*(?:×|x\b|times\b)|\bspeed-?ups? of \d|\b\d[\d.,]*\s*%\s*(?:faster|speed|less time|lower latency"
      r"|higher throughput)"),
     (r"\blearning[- ]rate\b", "learning rate", ("learning rate", "learning-rate", "lr"), True, False, ""),
+    # a named optimizer, or a named descent method ("Projected Gradient Descent converges globally")
     (r"\boptimi[sz]er\b", "optimizer", ("optimi",), False, False,
-     r"\b(?:Adam\w*|SGD|LAMB|Adafactor|RMSprop|Lion|Muon)\b"),
+     r"\b(?:Adam\w*|SGD|LAMB|Adafactor|RMSprop|Lion|Muon|L-?BFGS|AdaGrad)\b"
+     r"|\b(?i:(?:projected|stochastic|natural|mirror|proximal|accelerated|conjugate|coordinate)\s+)?"
+     r"(?i:gradient\s+descent|newton's\s+method)\b"),
     (r"\bbatch[- ]size\b", "batch size", ("batch size", "batch-size", "batch"), True, False, ""),
     (r"\b(?:training|rl|optimi[sz]ation|gradient)\s+steps\b|\bhow many (?:\w+\s+)?(?:steps|epochs|iterations)\b",
      "number of training steps", ("step", "epoch", "iteration"), True, False, ""),

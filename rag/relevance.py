@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -301,6 +302,8 @@ _TOPIC_FILLER = frozenset("""draw draws take takes aim aims aimed target targets
     working track tracks pool session category triage triaging belong belongs there fit fits""".split())
 # Examples a topic gives of itself ("biomedical data, like tissue slides or cells"): one of them is enough.
 _EXAMPLES = re.compile(rf"{_EXAMPLE_CUE}(?!\w)[^()?]*", re.I)
+_CODED = re.compile(r"[A-Z].*[A-Z]|\d")  # "GRPO", "LiDAR", "Qwen3": an acronym or coined name
+_EXAMPLES_END = re.compile(r"[;:]|\b(?:from|for|with|at|in|on|to|into|by|that|which|where|when|while|whose)\b", re.I)
 
 
 def broad_field_members(topic: str, candidates: list[T], text_of: Callable[[T], str], stats: TermStats) -> list[T]:
@@ -327,6 +330,30 @@ def broad_field_members(topic: str, candidates: list[T], text_of: Callable[[T], 
             if 2 * (named + sum(mentions_term(t, own) for t in others)) >= named + len(others):
                 members.append(candidate)
     return members
+
+
+def example_members(topic: str, candidates: list[T], text_of: Callable[[T], str]) -> list[T]:
+    """The candidates writing one of the examples a list's topic gives of itself ("e.g. spiking networks or predictive
+    coding", "(GRPO, PPO)"), its words in order, up to two words apart ("spiking neural networks"): a phrase of two
+    words or more, or a one-word acronym or coined name. One common word alone says too little ("cells"; a benchmark
+    "preventing model hallucination" in its judging is no fix for hallucinations)."""
+    match = re.search(rf"(?<![\w-]){_EXAMPLES.pattern}", topic, re.I)
+    if not match:
+        return []
+    # the examples end where the topic goes on ("such as geometry or layouts, from a single image")
+    examples = _EXAMPLES_END.split(re.sub(_EXAMPLE_CUE, " ", match.group(), count=1, flags=re.I))[0]
+    phrases = [[w for w in _CASED_WORD.findall(item) if w.lower() in question_terms(item)]
+               for item in _ITEM_SEPARATOR.split(examples)]
+    up_to_two_words_apart = r"(?:\W+[\w-]+){0,2}?\W+"
+    patterns = [re.compile(r"(?<!\w)" + up_to_two_words_apart.join(rf"{re.escape(_word_start(w.lower()))}[\w-]*"
+                                                                   for w in phrase), re.I)
+                for phrase in phrases if len(phrase) > 1 or (phrase and _CODED.search(phrase[0]))]
+    return [c for c in candidates if any(p.search(text_of(c)) for p in patterns)]
+
+
+def _word_start(word: str) -> str:
+    """The letters a word's other forms start with: its stem's, at least four ("networks", "coding" -> "codi")."""
+    return word[:max(4, len(os.path.commonprefix([word, _stem(word)])))]
 
 
 def _gap_words(question: str, stats: TermStats) -> list[str]:

@@ -27,7 +27,7 @@ from rag.intent import (
 )
 from rag.relevance import (
     ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members, dictionary_words,
-    essential_words, mentions_term, question_terms, rare_terms, says_plainly, stems, topic_coverage,
+    essential_words, example_members, mentions_term, question_terms, rare_terms, says_plainly, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -137,6 +137,8 @@ _BASELINE_LEAD = r"\b(?:compared\s+(?:with|to)|relative\s+to|over|than|against)"
 _CHAT_WORDS = frozenset("point help like please thanks thank wondering curious roughly".split())
 # A capitalised word after a lower-case one or a comma: a name, not a sentence's first word ("Qwen-family" too).
 _MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'](?!(?:family|series|based|style|like)\b))")
+# Words ruling out what follows: "Qwen3 models (not Qwen2.5)".
+_RULED_OUT = r"\b(?:not|except|excluding|other than|besides|apart from|rather than|instead of|but not)"
 
 
 class QuestionRouter:
@@ -394,7 +396,8 @@ class QuestionRouter:
     def mentioned(self, question: str, filters: PaperFilters | None, everyday: bool = False) -> list[str]:
         """Papers whose abstract uses a made-up term of the question ("What is OR-GIGPO?"), when only a few do;
         ``everyday``: a well-known acronym too ("Which papers use GRPO?")."""
-        terms = [t.lower() for t in coined_terms(question, everyday=everyday)]
+        ruled_out = {name.lower() for name in _ruled_out_names(question)}
+        terms = [t.lower() for t in coined_terms(question, everyday=everyday) if t.lower() not in ruled_out]
         if not terms:
             return []
         found = []
@@ -585,8 +588,14 @@ class QuestionRouter:
         # a sentence rarely says "biomedical": papers writing "pathology" or "single-cell" are listed all the same
         candidates = [x for x in scored if x.score >= WHICH_BROAD_MIN and x not in listed]
         listed += broad_field_members(listing_topic(question), candidates, lambda x: x.hit.paper.text, stats)
+        # "e.g. spiking networks or predictive coding": a paper writing one of the examples the asker gives is wanted
+        listed += example_members(listing_topic(question), [x for x in candidates if x not in listed],
+                                  lambda x: x.hit.paper.text)
         listed = sorted(listed, key=lambda x: x.score, reverse=True)[:WHICH_MAX_PAPERS]
         listed, gap = self.without_gaps(question, listed, lambda item: item.hit.paper)
+        for name in _ruled_out_names(question):  # "(not Qwen2.5)": a paper listed for using it is not wanted
+            ruled_out = re.compile(rf"(?<!\w){re.escape(name)}", re.IGNORECASE)
+            listed = [x for x in listed if x.hit.paper.paper_id in users or not ruled_out.search(x.hit.paper.text)]
         if asks_for_new_resources(question):  # "Which papers introduce new video benchmarks?", not ones tested on one
             listed = [x for x in listed if introduces_resource(sentences[x.hit.paper.paper_id])]
         named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
@@ -686,8 +695,15 @@ def _model_names(question: str) -> list[str]:
                    if m.group(1).lower() not in dictionary_words() and not m.group(1).endswith(("ian", "ean"))]
     # An all-capital acronym ("DNA", "CLIP") is as often a topic as a tool: ``mentioned`` pins it only when rare.
     coined = [t for t in coined_terms(question, everyday=True) if not (t.isupper() and t.isalpha())]
-    coined = [re.sub(r"-(?:family|series|based|style|like|class|sized?)$", "", t, flags=re.I) for t in coined]
-    return list(dict.fromkeys(coined + capitalised))
+    coined = [re.sub(r"-(?:family|series|generation|based|style|like|class|sized?)$", "", t, flags=re.I) for t in coined]
+    ruled_out = _ruled_out_names(question)
+    return [name for name in dict.fromkeys(coined + capitalised) if name not in ruled_out]
+
+
+def _ruled_out_names(question: str) -> list[str]:
+    """The names the question rules out: "Qwen2.5" in "Qwen3 models (not Qwen2.5)"."""
+    return [m.group(1) for m in re.finditer(rf"{_RULED_OUT}\s+(?:the\s+|any\s+)?([A-Z][\w.-]*\d[\w.-]*|[A-Z][a-z]*[A-Z][\w.-]*)",
+                                            question)]
 
 
 def _nearest(sentences: list[tuple[str, list[float]]], similarity: np.ndarray | None, count: int | None) -> list[str]:

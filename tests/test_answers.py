@@ -426,6 +426,23 @@ def test_a_list_leaves_out_the_paper_it_excludes(seed_chat):
         answer.text)
 
 
+def test_a_list_leaves_out_papers_using_only_the_model_it_rules_out(seed_chat):
+    """P4P runs Qwen2.5-VL only: asked for Qwen3 models "(not Qwen2.5)", it is not listed; the three using Qwen3 are."""
+    answer = seed_chat.ask("Which papers run experiments with Qwen3-generation models (not Qwen2.5)?")
+    assert answer.kind == "which", answer.text
+    assert set(_cited(answer)) == {"PURGE", "PERception-Interaction-reason Agent (PERIA)", PIPEFSDP}, answer.text
+
+
+def test_a_list_includes_each_paper_writing_an_example_the_asker_gives(seed_chat):
+    """"e.g. spiking networks or predictive coding": the predictive-coding paper scores under the list's cut-off (its
+    sentences are about cortical learning, not "learning paradigms"), yet it writes one of the examples."""
+    answer = seed_chat.ask("Which papers study learning paradigms other than standard backprop-trained ANNs, e.g. "
+                           "spiking networks or predictive coding?")
+    assert answer.kind == "which", answer.text
+    assert {"Target alignment", "Unified convergence analysis framework for SG and LocalZO direct SNN training"} <= set(
+        _cited(answer)), answer.text
+
+
 # ---- follow-ups ----
 def test_follow_up_pronoun_resolves_to_the_paper_of_the_previous_turn(seed_chat):
     first = seed_chat.ask("What does PipeFSDP do?")
@@ -981,6 +998,12 @@ def test_a_stated_detail_is_answered_not_declared_missing(seed_chat):
     assert answer.kind == "lookup"
     assert _cited(answer)[0] == "PhysElite"
     assert "11,586" in answer.text and "33.7%" in answer.text, answer.text
+
+
+def test_a_named_descent_method_answers_which_optimizer(seed_chat):
+    """"Projected Gradient Descent converges globally" names the optimizer, though no Adam or SGD is written."""
+    answer = seed_chat.ask("Which optimizer does the axial attention predictor paper prove converges globally?")
+    assert answer.kind == "lookup" and "Projected Gradient Descent" in answer.text, answer.text
 
 
 def test_the_sentence_giving_an_asked_for_detail_is_quoted(seed_chat):

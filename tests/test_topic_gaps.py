@@ -129,6 +129,20 @@ def test_examples_listed_are_alternatives_too():
     assert alternative_groups("Compare PURGE, PROVE and VISD") == []
 
 
+def test_a_paper_writing_an_example_of_the_topic_is_a_member():
+    from rag.relevance import example_members
+
+    texts = ["Predictive Coding (PC) is an account of cortical learning.", "Spiking neural networks are efficient.",
+             "We train with GRPO.", "Cells in an LSTM.", "We study coding theory."]
+    topic = "learning paradigms other than backprop, e.g. spiking networks or predictive coding"
+    assert example_members(topic, texts, str) == texts[:2]  # every word of one example, in any order
+    assert example_members("models trained with RL (e.g. GRPO, PPO)", texts, str) == [texts[2]]
+    # an everyday word alone ("cells", "hallucinations") says too little; no examples, no members
+    assert example_members("biomedical data, like cells", texts, str) == []
+    assert example_members("fixes for VLM failures like hallucinations", ["We prevent model hallucination."], str) == []
+    assert example_members("brain-like learning rules", texts, str) == []
+
+
 def test_a_typo_is_not_an_absent_topic(stats):
     assert absent_terms("Which papers reduce hallucinaton in vision-language models?", stats) == []
     assert absent_terms("Which papers study retrosynthesis?", stats) == ["retrosynthesis"]
