@@ -341,11 +341,21 @@ def what_it_is(row: Row, sentences: list[tuple[str, object]]) -> str:
         phrase = _appositive(match.group(1)) if match else ""
         if len(phrase.split()) >= 3:
             return " is " + shorten(phrase, None, MAX_CELL_WORDS)
-    # else what it does, or failing that what it finds or addresses
+    # else the sentence bringing it in ("we introduce the ViDiC task and its ViDiC-1K benchmark"), what it does, or
+    # failing that what it finds or addresses
     cell = next((row.cells[a] for a in ("approach", "results", "problem") if row.cells[a].text != NOT_STATED), None)
-    if cell is None:
+    introduced = introducing_sentence(row.paper, sentences)
+    sentence = shorten(_LEAD_IN.sub("", introduced), None, MAX_CELL_WORDS) if introduced else cell.text if cell else None
+    if sentence is None:
         return " is not described in a single sentence"
-    return ": " + _LEAD_IN.sub("", cell.text).rstrip(". ")
+    return ": " + _LEAD_IN.sub("", sentence).rstrip(". ")
+
+
+def introducing_sentence(paper: Paper, sentences: list[tuple[str, object]]) -> str | None:
+    """The sentence bringing the paper in by its name ("We introduce PerturbReason, a knowledge-grounded benchmark
+    ..."), the first that says what the paper is; None when no sentence does."""
+    name = re.compile(rf"(?<!\w){re.escape(paper.name)}(?!\w)", re.I)
+    return next((text for text, _ in sentences if name.search(text) and _CONTRIBUTION.search(text)), None)
 
 
 def _appositive(text: str) -> str:

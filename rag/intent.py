@@ -496,13 +496,14 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
 
 
 # What "how many" counts, up to three words (a lookahead: "how many GPUs and how many hours" asks twice).
-_HOW_MANY = re.compile(r"\bhow many\s+(?=((?:[a-z0-9-]+\s+){0,2}[a-z0-9-]+))", re.I)
+_HOW_MANY = re.compile(r"\bhow many\s+(?=((?:[a-z0-9-]+(?:/\s*[a-z0-9-]+)*\s+){0,2}[a-z0-9-]+(?:/\s*[a-z0-9-]+)*))",
+                       re.I)
 _SUBJECTS = frozenset("you we they i one".split())
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
 # Words that end what "how many" counts ("how many GPUs did", "how many layers in", "how many GPUs and how many hours",
 # "how many models each one evaluated").
 _COUNTED_END = frozenset("""do does did is are was were be been have has had can could will would in of on for to and or
-    each every per the a an its their this that these those with at by from as than used took take takes taking
+    each every per the a an it its their this that these those with at by from as than used took take takes taking
     participated contributed joined helped worked annotated labeled labelled rated needed went got made""".split())
 # What an asker may call the datasets a benchmark is built from ("how many public source collections ...?": "Built from
 # 23 public pathology imaging datasets").
@@ -596,7 +597,7 @@ def asked_details(question: str) -> list[DetailAsk]:
     for match in _HOW_MANY.finditer(question):
         if any(a < match.end(1) and match.start() < b for a, b in counted):
             continue
-        counted_words = match.group(1).split()
+        counted_words = re.sub(r"/\s+", "/", match.group(1)).split()  # "conversations/ users": one of two
         tokens = counted_words + question[match.end(1):].split()
         words, subject, end = [], None, len(tokens)
         for i, word in enumerate(tokens[:len(counted_words) + 1]):
@@ -611,8 +612,9 @@ def asked_details(question: str) -> list[DetailAsk]:
             counted_as = " ".join(words)  # "synthesized tool-use trajectories"
             if tokens[end:end + 1] == ["per"] and len(tokens) > end + 1:
                 counted_as += f" per {tokens[end + 1].strip('?.,!')}"  # a rate: "frames per second"
-            stem = _stem(words[-1].lower())
-            terms = (stem, "dataset") if stem in _DATASET_WORDS else (stem,)
+            # "how many VLMs/MLLMs": a count of either
+            stems = tuple(_stem(word.lower()) for word in words[-1].split("/") if word)
+            terms = stems + ("dataset",) if set(stems) & _DATASET_WORDS else stems
             found.append(DetailAsk(f"number of {counted_as}", terms, True, False))
     return found
 

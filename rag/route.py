@@ -12,7 +12,7 @@ import numpy as np
 
 from rag.cite import verify_citations
 from rag.claims import NumberMismatch, check_claimed_numbers
-from rag.compare import compare_papers
+from rag.compare import compare_papers, introducing_sentence
 from rag.extractive import (
     WHICH_ANCHOR_WEIGHT, WHICH_BROAD_MIN, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR,
     ListedPaper, collection_answer, content_words, detail_answer, detail_support, introduces_resource, listing_answer,
@@ -137,6 +137,9 @@ _BASELINE_LEAD = r"\b(?:compared\s+(?:with|to)|relative\s+to|over|than|against)"
 _CHAT_WORDS = frozenset("point help like please thanks thank wondering curious roughly".split())
 # A capitalised word after a lower-case one or a comma: a name, not a sentence's first word ("Qwen-family" too).
 _MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'](?!(?:family|series|based|style|like)\b))")
+# Asking what a paper is, not how it works: "What is X (about)?", "What does X do?", "Tell me about X", "Summarize X".
+_WHAT_IT_IS = re.compile(r"^\W*(?:what(?:'s|\s+is|\s+are)\b|what\s+(?:does|do)\b.*\bdo\W*$|tell\s+(?:me\s+)?(?:more\s+)?about\b"
+                         r"|(?:give\s+(?:me\s+)?)?(?:an?\s+)?(?:overview|summary|summari[sz]e|describe)\b)", re.I)
 # Words ruling out what follows: "Qwen3 models (not Qwen2.5)".
 _RULED_OUT = r"\b(?:not|except|excluding|other than|besides|apart from|rather than|instead of|but not)"
 
@@ -310,9 +313,10 @@ class QuestionRouter:
             main = chosen[0].paper
             own = self.chat.store.sentences([main.paper_id])[main.paper_id]
             cells = self.chat.aspect_classifier.assign(own, main.name)
-            quote_first = [cells[a].quote for a in intent.aspects if cells[a].quote]
+            quote_first = list(dict.fromkeys(self.introduction(question, main)
+                                             + [cells[a].quote for a in intent.aspects if cells[a].quote]))
         else:
-            quote_first = self.closing_ask(question, chosen[0].paper)
+            quote_first = self.closing_ask(question, chosen[0].paper) or self.introduction(question, chosen[0].paper)
         mismatch = self.number_claimed_otherwise(question, chosen[0].paper)
         if mismatch:  # "Is it true that it has about 15,000 problems?": the sentence giving 11,586 leads
             quote_first = [mismatch.sentence] + [q for q in quote_first if q != mismatch.sentence]
@@ -364,6 +368,15 @@ class QuestionRouter:
         if amount:  # "How long were the contexts they tested?"
             ranked = [s for s in ranked if states_amount(s.text)] or ranked
         return [ranked[0].text] if ranked else []
+
+    def introduction(self, question: str, paper: Paper) -> list[str]:
+        """For a question asking only what a paper it names is ("What is PhyProbe?", "Tell me about ViDiC-1K",
+        "Summarize VISD"): the sentence bringing the paper in, quoted first; none for any other question."""
+        asked = self.chat.catalog.without_name(question, paper.paper_id)
+        if asked == question.strip() or question_terms(asked) or not _WHAT_IT_IS.search(asked):
+            return []
+        own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
+        return [sentence] if (sentence := introducing_sentence(paper, own)) else []
 
     def unmentioned_names(self, question: str, paper: Paper) -> list[DetailAsk]:
         """For a claim checked of one paper ("Does PhyProbe use V-JEPA as its encoder?", "Is it true that it ran on

@@ -752,6 +752,15 @@ def test_a_choice_between_two_papers_is_a_comparison(seed_chat):
     assert ". [" not in answer.text.split("**How they differ:**")[1].split("\n")[0]
 
 
+def test_how_compared_papers_differ_says_what_each_paper_brings(seed_chat):
+    """Without a "ViDiC-1K, a ..." sentence, the one introducing it says what it is, not its judging protocol; and
+    the contextual-memorization paper is its measure, not the training scheme it adds "finally"."""
+    answer = seed_chat.ask("How do ViDiC-1K and the contextual memorization paper differ?")
+    differ = answer.text.split("**How they differ:**")[1].split("\n")[0]
+    assert "we introduce the ViDiC task and its corresponding ViDiC-1K benchmark" in differ, differ
+    assert "we propose contextual memorization, a new measure" in differ, differ
+
+
 @pytest.mark.parametrize("question, said", [
     ("What problem does VISD solve?", "remains challenging due to sparse sequence-level rewards"),
     ("What did the curse of unrolling paper find?", "truncating early iterations of the derivative computation"),
@@ -998,6 +1007,27 @@ def test_a_stated_detail_is_answered_not_declared_missing(seed_chat):
     assert answer.kind == "lookup"
     assert _cited(answer)[0] == "PhysElite"
     assert "11,586" in answer.text and "33.7%" in answer.text, answer.text
+
+
+@pytest.mark.parametrize("question, opening", [
+    ("what is perturbreason about?", "We introduce PerturbReason, a knowledge"),
+    ("What is PhyProbe?", "To this end, we introduce PhyProbe, an evaluator"),
+    ("Tell me about ViDiC-1K", "we introduce the ViDiC task and its corresponding ViDiC-1K benchmark"),
+])
+def test_asked_what_a_paper_is_the_answer_opens_with_the_sentence_introducing_it(seed_chat, question, opening):
+    """Not with its reference probe ("we present PerturbRM") or its training objective, which the question's few words
+    happened to sit closer to."""
+    answer = seed_chat.ask(question)
+    first = answer.text.split(" [1]")[0]
+    assert answer.kind == "lookup" and opening in first, answer.text
+
+
+def test_a_count_of_either_of_two_slashed_names_is_stated(seed_chat):
+    """"How many VLMs/MLLMs": ViDiC-1K's "16 representative MLLMs" gives it (it was declared missing for "VLMs")."""
+    answer = seed_chat.ask("How many VLMs/MLLMs does ViDiC-1K evaluate?")
+    assert answer.kind == "lookup" and "16 representative MLLMs" in answer.text, answer.text
+    answer = seed_chat.ask("how many conversations/ users are in the visualmem benchmark")
+    assert answer.kind == "not_stated" and "number of conversations/users" in answer.text, answer.text
 
 
 def test_a_named_descent_method_answers_which_optimizer(seed_chat):
