@@ -22,6 +22,10 @@ _ACRONYM_IN_PARENS = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,15})\)")
 # A name hyphened to a word that makes it a modifier ("LoRA-adapted CLIP", "GRPO-based training") refers to the
 # technique the paper is named for, not to the paper.
 _USED_AS_MODIFIER = re.compile(r"-(?:[a-z]+ed|based|like|style|free|driven|aware|guided|powered|specific|only|wise)\b")
+# Where only a name can stand, a name spelled like a word ("PURGE", "PROVE") names its paper typed in lower case too:
+# alone after "tldr" or "what is", or beside "vs" ("purge vs prove, which ...?").
+_NAME_SLOT = re.compile(r"^\W*(?:tl;?dr|what\s+is|what's|summari[sz]e|describe)\W+(?P<alone>[\w-]+)\W*$"
+                        r"|(?P<left>[\w-]+)\s+(?:vs\.?|versus)\s+(?P<right>[\w-]+)", re.I)
 # A name made of ordinary words ("Graph Neural Networks") names its paper only while at most this many abstracts
 # use the phrase; used by more, it is a topic ("... with graph neural networks?"), not a pointer to one paper.
 MAX_PHRASE_PAPERS = 3
@@ -110,6 +114,7 @@ class PaperCatalog:
         self.papers: dict[str, Paper] = {}
         self._by_alias: dict[str, set[str]] = defaultdict(set)
         self._by_exact: dict[str, set[str]] = defaultdict(set)
+        self._by_exact_lower: dict[str, set[str]] = defaultdict(set)  # the same, for a name slot (_NAME_SLOT)
         self._plain: set[str] = set()  # aliases that are phrases of ordinary words
         self._phrase_papers: dict[str, int] = {}
         self._normalised_texts: list[str] = []
@@ -122,6 +127,8 @@ class PaperCatalog:
             self.papers[paper.paper_id] = paper
             for alias, exact in name_aliases(paper):
                 (self._by_exact if exact else self._by_alias)[alias].add(paper.paper_id)
+                if exact:
+                    self._by_exact_lower[alias.lower()].add(paper.paper_id)
             name = _ACRONYM_IN_PARENS.sub("", paper.name).strip()
             if is_plain_phrase(name):
                 self._plain.add(normalise(name))
@@ -167,6 +174,10 @@ class PaperCatalog:
                     continue
                 for pid in hits:
                     found.setdefault(pid, (words[start].start(), end))
+        for slot in _NAME_SLOT.finditer(text):
+            for group in ("alone", "left", "right"):
+                for pid in self._by_exact_lower.get((slot.group(group) or "").lower(), ()):
+                    found.setdefault(pid, slot.span(group))
         return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1]))
 
     def without_name(self, text: str, paper_id: str) -> str:

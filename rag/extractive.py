@@ -305,6 +305,8 @@ def _names_evaluation(text: str, names: list[str]) -> bool:
 _COUNTED_AS = {
     "model": re.compile(r"\b\d[\d,.]*\s+(?:\S+\s+){0,3}[A-Z]{1,4}Ms?\b"),
     "language": re.compile(r"\b(?:mono|bi|tri)-?lingual\b", re.I),
+    # "how many points does it gain": a gain in percentage points, written as a percentage
+    "point": re.compile(r"\b(?:by|of|gains?|improves?|\+)\s*\d[\d.]*\s*(?:%|percentage points|points|pp)", re.I),
 }
 
 

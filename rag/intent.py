@@ -29,6 +29,8 @@ COMPARE_CUE = re.compile(
     # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
     r"|^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these\s+two))?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
     r"[^?]*\bor\b"
+    # or asked as what to try: "should I try phase-adaptive fusion or the scene-graph thing?"
+    r"|\bshould\s+(?:i|we)\s+(?:try|use|pick|choose|go\s+with|adopt|start\s+with)\b[^?]*\bor\b"
     # or set after a lead-in: "Which reports the larger factor, the training framework or the inversion method?"
     r"|^\W*which(?:\s+one)?\s+\w+\b[^?]*(?:[,:]|\s[-\u2013\u2014]+)\s*the\s[^?]*\bor\s+the\b"
     # the choice asked after the papers: "the deblurring paper or the fog removal one: which is faster?"
@@ -128,7 +130,7 @@ _EMBEDDED_QUESTION = re.compile(r"\w\s+(?:how|what|why|whether|where|when|claimi
 _PAPER_NOUN = re.compile(
     r"\b(?:paper|work|study|studies|method|approach|framework|benchmark|dataset|model|analysis|system|architecture"
     r"|algorithm|technique|survey|theory|evaluator|planner|agent|defen[cs]e|attack|metric|encoder|network|one"
-    r"|proposal|pipeline|policy|module|formulation|reformulation|paradigm)s?\b",
+    r"|proposal|pipeline|policy|module|formulation|reformulation|paradigm|thing|tool|trick)s?\b",
     re.I,
 )
 # Where a lead-in ends and the sides start: a colon, a dash, or a comma before "the ..." ("Which reports the larger
@@ -426,6 +428,13 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     # sentence saying memory is the bottleneck; "skipping early iterations also saves memory" asks for no figure
     (r"\b(?:what|which|compare|how much|how big|how large|report\w*)\b[^?.]*\bmemory\s+(?:savings?|reductions?"
      r"|footprint|usage|consumption|overhead)\b|\bhow much memory\b", "memory savings", ("memory",), True, False, ""),
+    # what a method costs at inference ("how much extra vram and latency does it add?"): a figure, or said not stated
+    (r"\bhow much\s+(?:extra\s+|additional\s+|more\s+)?(?:vram|gpu memory)\b|\b(?:vram|memory)\s+overhead\b",
+     "memory overhead", ("memory", "vram"), True, False, ""),
+    (r"\b(?:how much|what(?:'s|\s+is|\s+are)?(?:\s+the|\s+its)?)\s+(?:extra\s+|additional\s+|more\s+)?"
+     r"(?:[\w-]+\s+and\s+)?latency\b|\blatency\s+(?:overhead|cost|penalty)\b", "latency",
+     ("latency", "millisecond"), True, False,
+     r"\b\d[\d.,/]*\s*(?:ms|milli-?seconds?|FPS|fps)\b|\blatency\b[^.]*\b\d[\d.,]*\s*(?:×|x\b|%)"),
     # "How much faster is PatchKV?": a factor or a percentage ("up to 10× faster", "at 5.2x lower compute"), not a
     # sentence that only calls the method efficient
     (r"\bhow (?:much|many times) (?:faster|quicker)\b|\b(?:what|which|how (?:big|large|much))\s+(?:[\w-]+\s+){0,2}?"

@@ -32,7 +32,7 @@ ASKING_WORDS = frozenset(
     anything something someone anyone anybody somebody list lists summarize summarise summary overview involve
     involves involving deal deals dealing concern concerns regarding
     really truly basically even still exactly specifically mainly simply somehow maybe
-    perhaps possibly lot lots sort thing things stuff cite cited citing
+    perhaps possibly lot lots sort thing things stuff cite cited citing tldr
     you your yours we our ours me my mine us them their theirs he him his she her hers let lets""".split()
 )
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -311,8 +311,7 @@ def broad_field_members(topic: str, candidates: list[T], text_of: Callable[[T], 
     "biomedical data", "robots"): those whose text writes the field's narrower terms and, counting the field's own
     words as said, at least half of the topic's words. A word no loaded abstract uses is not counted ("robot arms"
     asks for robot papers)."""
-    unbracketed = re.sub(r"\([^)]*\)", " ", topic)
-    fields = [(broad, narrow) for broad, narrow in broad_fields() if broad.search(unbracketed)]
+    fields = _fields_named(topic)
     if not fields:
         return []
     examples = {w for group in alternative_groups(topic) for phrase in group for w in phrase}
@@ -330,6 +329,20 @@ def broad_field_members(topic: str, candidates: list[T], text_of: Callable[[T], 
             if 2 * (named + sum(mentions_term(t, own) for t in others)) >= named + len(others):
                 members.append(candidate)
     return members
+
+
+def in_broad_fields(topic: str, listed: list[T], text_of: Callable[[T], str]) -> list[T]:
+    """Of the papers a list found, those in each broad field its topic names (writing the field's word or its
+    narrower terms): "the efficiency of LLM training or inference" lists no paper on LLMs that says nothing of
+    throughput, memory or speed. All of them when the topic names no field."""
+    fields = _fields_named(topic)
+    return [x for x in listed if all(broad.search(text_of(x)) or narrow.search(text_of(x)) for broad, narrow in fields)]
+
+
+def _fields_named(topic: str) -> list[tuple[re.Pattern, re.Pattern]]:
+    """The broad fields (rag/broad_fields.tsv) a list's topic names outside brackets."""
+    unbracketed = re.sub(r"\([^)]*\)", " ", topic)
+    return [(broad, narrow) for broad, narrow in broad_fields() if broad.search(unbracketed)]
 
 
 def example_members(topic: str, candidates: list[T], text_of: Callable[[T], str]) -> list[T]:

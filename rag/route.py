@@ -27,7 +27,8 @@ from rag.intent import (
 )
 from rag.relevance import (
     ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members, dictionary_words,
-    essential_words, example_members, mentions_term, question_terms, rare_terms, says_plainly, stems, topic_coverage,
+    essential_words, example_members, in_broad_fields, mentions_term, question_terms, rare_terms, says_plainly, stems,
+    topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -138,7 +139,7 @@ _CHAT_WORDS = frozenset("point help like please thanks thank wondering curious r
 # A capitalised word after a lower-case one or a comma: a name, not a sentence's first word ("Qwen-family" too).
 _MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'](?!(?:family|series|based|style|like)\b))")
 # Asking what a paper is, not how it works: "What is X (about)?", "What does X do?", "Tell me about X", "Summarize X".
-_WHAT_IT_IS = re.compile(r"^\W*(?:what(?:'s|\s+is|\s+are)\b|what\s+(?:does|do)\b.*\bdo\W*$|tell\s+(?:me\s+)?(?:more\s+)?about\b"
+_WHAT_IT_IS = re.compile(r"^\W*(?:tl;?dr\b|what(?:'s|\s+is|\s+are)\b|what\s+(?:does|do)\b.*\bdo\W*$|tell\s+(?:me\s+)?(?:more\s+)?about\b"
                          r"|(?:give\s+(?:me\s+)?)?(?:an?\s+)?(?:overview|summary|summari[sz]e|describe)\b)", re.I)
 # Words ruling out what follows: "Qwen3 models (not Qwen2.5)".
 _RULED_OUT = r"\b(?:not|except|excluding|other than|besides|apart from|rather than|instead of|but not)"
@@ -604,6 +605,7 @@ class QuestionRouter:
         # "e.g. spiking networks or predictive coding": a paper writing one of the examples the asker gives is wanted
         listed += example_members(listing_topic(question), [x for x in candidates if x not in listed],
                                   lambda x: x.hit.paper.text)
+        listed = in_broad_fields(listing_topic(question), listed, lambda x: x.hit.paper.text)
         listed = sorted(listed, key=lambda x: x.score, reverse=True)[:WHICH_MAX_PAPERS]
         listed, gap = self.without_gaps(question, listed, lambda item: item.hit.paper)
         for name in _ruled_out_names(question):  # "(not Qwen2.5)": a paper listed for using it is not wanted

@@ -426,6 +426,13 @@ def test_a_list_leaves_out_the_paper_it_excludes(seed_chat):
         answer.text)
 
 
+def test_a_list_of_a_broad_field_lists_only_papers_in_it(seed_chat):
+    """"the efficiency of LLM training or inference": papers on LLMs that say nothing of throughput, memory or speed
+    (contextual memorization, PerturbReason's reference LLM, chain-of-thought theory) were listed for "LLM"."""
+    answer = seed_chat.ask("Which papers concern the efficiency of large language model training or inference?")
+    assert answer.kind == "which" and set(_cited(answer)) == {"PatchKV", PIPEFSDP}, answer.text
+
+
 def test_a_list_leaves_out_papers_using_only_the_model_it_rules_out(seed_chat):
     """P4P runs Qwen2.5-VL only: asked for Qwen3 models "(not Qwen2.5)", it is not listed; the three using Qwen3 are."""
     answer = seed_chat.ask("Which papers run experiments with Qwen3-generation models (not Qwen2.5)?")
@@ -742,6 +749,27 @@ def test_a_group_of_papers_named_by_topic_is_compared(seed_chat):
     assert alone.text.startswith("Only one loaded paper is about “KV cache compression”.") and _cited(alone) == ["PatchKV"]
 
 
+@pytest.mark.parametrize("question, names", [
+    # PURGE and PROVE are spelled like words: typed in lower case they name their papers only where nothing else fits
+    ("our captioner hallucinates objects. purge vs prove, which is more aimed at background shortcuts?",
+     {"PURGE", "PROVE"}),
+    ("our robot arm misses on contact-heavy steps. should i try phase-adaptive fusion or the scene-graph thing that "
+     "predicts physical-state predicates from one image?",
+     {"Phase-Adaptive Fusion (PAF)", "Predicting physical-state scene graphs from a single image"}),
+])
+def test_a_choice_typed_tersely_is_a_comparison(seed_chat, question, names):
+    answer = seed_chat.ask(question)
+    assert answer.kind == "comparison" and set(_cited(answer)) == names, answer.text
+
+
+def test_a_lower_case_word_name_alone_names_its_paper(seed_chat):
+    answer = seed_chat.ask("tldr purge?")
+    assert not answer.refused and _cited(answer) == ["PURGE"], answer.text
+    assert "we introduce PURGE" in answer.text.split(" [1]")[0], answer.text
+    # elsewhere the word is a word: "prove" asks for proofs, not for PROVE
+    assert "PROVE" not in _cited(seed_chat.ask("Which papers prove convergence of evolutionary algorithms?"))
+
+
 def test_a_choice_between_two_papers_is_a_comparison(seed_chat):
     answer = seed_chat.ask("Which is more theoretical, the hyper-connections paper or PhysDNet?")
     assert answer.kind == "comparison"
@@ -1020,6 +1048,25 @@ def test_asked_what_a_paper_is_the_answer_opens_with_the_sentence_introducing_it
     answer = seed_chat.ask(question)
     first = answer.text.split(" [1]")[0]
     assert answer.kind == "lookup" and opening in first, answer.text
+
+
+def test_a_gain_in_points_is_a_percentage_the_abstract_states(seed_chat):
+    answer = seed_chat.ask("peria-8b, how many points does it gain over the plain qwen3-8b base?")
+    assert answer.kind == "lookup" and "by 10.0%" in answer.text, answer.text
+
+
+@pytest.mark.parametrize("question, what", [
+    ("p4p - how much extra vram and latency does it add at inference?", "memory overhead or latency"),
+    ("What's PatchKV's latency overhead?", "latency"),
+])
+def test_what_a_method_costs_at_inference_is_said_not_stated(seed_chat, question, what):
+    answer = seed_chat.ask(question)
+    assert answer.kind == "not_stated" and f"does not state the {what}" in answer.text, answer.text
+
+
+def test_a_frame_rate_answers_a_latency_question(seed_chat):
+    answer = seed_chat.ask("What is the latency of PhysDNet?")
+    assert answer.kind == "lookup" and "29/45/99 FPS" in answer.text.split(" [1]")[0], answer.text
 
 
 def test_a_count_of_either_of_two_slashed_names_is_stated(seed_chat):
