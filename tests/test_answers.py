@@ -111,9 +111,16 @@ def test_papers_described_as_one_and_another_are_compared(seed_chat):
     ("Is it true that both the bifurcation analysis of Transformers with hyper-connections and the non-asymptotic study "
      "of the 'curse of unrolling' check their theory with experiments on pretrained language models?",
      {"Transformers with hyper-connections", "Curse of unrolling"}),
+    # PURGE and PROVE are spelled like words: typed in lower case they name their papers only where nothing else fits
+    ("our captioner hallucinates objects. purge vs prove, which is more aimed at background shortcuts?",
+     {"PURGE", "PROVE"}),
+    ("our robot arm misses on contact-heavy steps. should i try phase-adaptive fusion or the scene-graph thing that "
+     "predicts physical-state predicates from one image?",
+     {"Phase-Adaptive Fusion (PAF)", "Predicting physical-state scene graphs from a single image"}),
 ])
-def test_a_claim_checked_of_two_papers_compares_them(seed_chat, question, compared):
-    """"Is it true that X and Y both ...": two sides (GSM8K is PatchKV's benchmark, not a paper that is missing)."""
+def test_two_papers_set_side_by_side_are_compared(seed_chat, question, compared):
+    """"Is it true that X and Y both ...", "x vs y, which ...", "should I try X or Y?": two sides (GSM8K is PatchKV's
+    benchmark, not a paper that is missing)."""
     answer = seed_chat.ask(question)
     assert answer.kind == "comparison" and set(_cited(answer)) == compared, answer.text
     assert "not among the loaded papers" not in answer.text
@@ -747,19 +754,6 @@ def test_a_group_of_papers_named_by_topic_is_compared(seed_chat):
     assert {"Contextual memorization", "Understanding generalization in diffusion models"} <= set(_cited(answer))
     alone = seed_chat.ask("How do the papers on KV cache compression differ?")
     assert alone.text.startswith("Only one loaded paper is about “KV cache compression”.") and _cited(alone) == ["PatchKV"]
-
-
-@pytest.mark.parametrize("question, names", [
-    # PURGE and PROVE are spelled like words: typed in lower case they name their papers only where nothing else fits
-    ("our captioner hallucinates objects. purge vs prove, which is more aimed at background shortcuts?",
-     {"PURGE", "PROVE"}),
-    ("our robot arm misses on contact-heavy steps. should i try phase-adaptive fusion or the scene-graph thing that "
-     "predicts physical-state predicates from one image?",
-     {"Phase-Adaptive Fusion (PAF)", "Predicting physical-state scene graphs from a single image"}),
-])
-def test_a_choice_typed_tersely_is_a_comparison(seed_chat, question, names):
-    answer = seed_chat.ask(question)
-    assert answer.kind == "comparison" and set(_cited(answer)) == names, answer.text
 
 
 def test_a_lower_case_word_name_alone_names_its_paper(seed_chat):
