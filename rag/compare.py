@@ -343,12 +343,13 @@ def what_it_is(row: Row, sentences: list[tuple[str, object]]) -> str:
             return " is " + shorten(phrase, None, MAX_CELL_WORDS)
     # else the sentence bringing it in ("we introduce the ViDiC task and its ViDiC-1K benchmark"), what it does, or
     # failing that what it finds or addresses
-    cell = next((row.cells[a] for a in ("approach", "results", "problem") if row.cells[a].text != NOT_STATED), None)
     introduced = introducing_sentence(row.paper, sentences)
-    sentence = shorten(_LEAD_IN.sub("", introduced), None, MAX_CELL_WORDS) if introduced else cell.text if cell else None
-    if sentence is None:
+    if introduced:
+        return ": " + shorten(_LEAD_IN.sub("", introduced), None, MAX_CELL_WORDS).rstrip(". ")
+    cell = next((row.cells[a] for a in ("approach", "results", "problem") if row.cells[a].text != NOT_STATED), None)
+    if cell is None:
         return " is not described in a single sentence"
-    return ": " + _LEAD_IN.sub("", sentence).rstrip(". ")
+    return ": " + _LEAD_IN.sub("", cell.text).rstrip(". ")
 
 
 def introducing_sentence(paper: Paper, sentences: list[tuple[str, object]]) -> str | None:

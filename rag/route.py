@@ -139,7 +139,8 @@ _CHAT_WORDS = frozenset("point help like please thanks thank wondering curious r
 # A capitalised word after a lower-case one or a comma: a name, not a sentence's first word ("Qwen-family" too).
 _MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'](?!(?:family|series|based|style|like)\b))")
 # Asking what a paper is, not how it works: "What is X (about)?", "What does X do?", "Tell me about X", "Summarize X".
-_WHAT_IT_IS = re.compile(r"^\W*(?:tl;?dr\b|what(?:'s|\s+is|\s+are)\b|what\s+(?:does|do)\b.*\bdo\W*$|tell\s+(?:me\s+)?(?:more\s+)?about\b"
+_WHAT_IT_IS = re.compile(r"^\W*(?:tl;?dr\b|what(?:'s|\s+is|\s+are)\b|what\s+(?:does|do)\b.*\bdo\W*$"
+                         r"|tell\s+(?:me\s+)?(?:more\s+)?about\b"
                          r"|(?:give\s+(?:me\s+)?)?(?:an?\s+)?(?:overview|summary|summari[sz]e|describe)\b)", re.I)
 # Words ruling out what follows: "Qwen3 models (not Qwen2.5)".
 _RULED_OUT = r"\b(?:not|except|excluding|other than|besides|apart from|rather than|instead of|but not)"
