@@ -433,6 +433,17 @@ def _phrase_key(phrase: str) -> str:
     return re.sub(r"[\s/-]+", " ", phrase.lower()).rstrip("s")
 
 
+def defines_otherwise(acronym: str, text: str) -> bool:
+    """Does the text define the acronym ("... (CTR)") without writing what the field means by it (rag/acronyms.tsv):
+    Med-UniC's "Cross-lingual Text Alignment Regularization (CTR)", where an asker's "ctr prediction" is
+    click-through rate?"""
+    field = field_acronyms().get(acronym)
+    if not field or not re.search(rf"\({re.escape(acronym)}s?\)", text):
+        return False
+    written = _phrase_key(text)
+    return not any(_phrase_key(form) in written for form in field)
+
+
 def plain_phrases(question: str) -> list[tuple[str, str]]:
     """The everyday phrases of the question that stand for a field term, each with that term: [("graphics chips",
     "GPUs")]."""

@@ -26,9 +26,9 @@ from rag.intent import (
     without_kind_typos,
 )
 from rag.relevance import (
-    ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members, dictionary_words,
-    essential_words, example_members, in_broad_fields, mentions_term, question_terms, rare_terms, says_plainly, stems,
-    topic_coverage,
+    ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members, defines_otherwise,
+    dictionary_words, essential_words, example_members, in_broad_fields, mentions_term, question_terms, rare_terms,
+    says_plainly, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -435,8 +435,10 @@ class QuestionRouter:
             if self.chat.glossary.long_form(name):
                 continue
             pattern = re.compile(rf"(?<!\w){re.escape(name)}(?:[\d.]*\d)?s?(?!\w)", re.IGNORECASE)
+            # a paper using the letters for something else is no user ("ctr prediction" and Med-UniC's "CTR")
             users = [p.paper_id for p in self.chat.catalog.papers.values()
-                     if pattern.search(p.text) and (filters is None or filters.admits(p))]
+                     if pattern.search(p.text) and (filters is None or filters.admits(p))
+                     and not defines_otherwise(name, p.text)]
             if len(users) <= WHICH_MAX_PAPERS:
                 found.update({pid: pattern for pid in users if pid not in found})
         return found

@@ -199,3 +199,13 @@ def test_units_after_numbers_say_their_names(corpus, stats):
 def test_latin_abbreviations_are_not_topic_words():
     assert set(question_terms("Which papers work with biomedical data, e.g. cells or tissue images?")) == {
         "biomedical", "data", "cells", "tissue", "images"}
+
+
+def test_a_paper_defining_a_field_acronym_otherwise_is_no_user_of_it():
+    """"ctr prediction" asks about click-through rate: a paper naming its regulariser "CTR" does not use it."""
+    from rag.relevance import defines_otherwise
+
+    assert defines_otherwise("CTR", "We propose Cross-lingual Text Alignment Regularization (CTR) for medical VLP.")
+    assert not defines_otherwise("CTR", "We predict the click-through rate (CTR) of ads.")
+    assert not defines_otherwise("CTR", "CTR prediction is central to ads ranking.")  # used, not defined
+    assert not defines_otherwise("XYZ", "A new regulariser (XYZ).")  # no meaning in the field to differ from
