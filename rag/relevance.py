@@ -355,8 +355,8 @@ def example_members(topic: str, candidates: list[T], text_of: Callable[[T], str]
         return []
     # the examples end where the topic goes on ("such as geometry or layouts, from a single image")
     examples = _EXAMPLES_END.split(re.sub(_EXAMPLE_CUE, " ", match.group(), count=1, flags=re.I))[0]
-    phrases = [[w for w in _CASED_WORD.findall(item) if w.lower() in question_terms(item)]
-               for item in _ITEM_SEPARATOR.split(examples)]
+    phrases = [[w for w in _CASED_WORD.findall(item) if w.lower() in terms]
+               for item in _ITEM_SEPARATOR.split(examples) for terms in [set(question_terms(item))]]
     up_to_two_words_apart = r"(?:\W+[\w-]+){0,2}?\W+"
     patterns = [re.compile(r"(?<!\w)" + up_to_two_words_apart.join(rf"{re.escape(_word_start(w.lower()))}[\w-]*"
                                                                    for w in phrase), re.I)
