@@ -786,7 +786,7 @@ def listing_topic(question: str) -> str:
 
 
 _WHICH_FIT = re.compile(r"(?<=[.!?])\s+(?:which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply"
-                        r"|are\s+relevant)|(?:please\s+)?(?:list|name)\s+(?:them\s+all|all\s+of\s+them|every\s+one"
+                        r"|are\s+relevant|(?:\w+\s+){1,2}(?:one|ones|any|it|them|this|that|such\s+\w+))|(?:please\s+)?(?:list|name)\s+(?:them\s+all|all\s+of\s+them|every\s+one"
                         r"|each\s+one)(?:\s+that\s+does)?)\W*$", re.I)
 _PUBLISHED_WHEN = re.compile(
     rf"\b(?:(?:that\s+)?(?:were|was|are|is|got)\s+)?(?:published|released|presented|accepted|appeared)\b"

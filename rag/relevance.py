@@ -364,6 +364,33 @@ def example_members(topic: str, candidates: list[T], text_of: Callable[[T], str]
     return [c for c in candidates if any(p.search(text_of(c)) for p in patterns)]
 
 
+# The words naming what an asked-for benchmark or dataset is of: "video" in "new video benchmarks", "a benchmark for
+# video understanding", "benchmarks built around videos" or "benchmarks that test models on video inputs".
+_RESOURCE_KIND = (
+    re.compile(r"((?:[\w-]+\s+){1,2})(?:benchmarks?|datasets?)\b", re.I),
+    re.compile(r"\b(?:benchmarks?|datasets?)\s+(?:(?:built|centered|centred|focused)\s+(?:around|on)|for|of|on|about"
+               r"|covering)\s+(?:(?:the|a|an)\s+)?([\w-]+)", re.I),
+    re.compile(r"\b(?:benchmarks?|datasets?)\s+that\s+(?:test|evaluat|assess)\w*\s+[^.?;]{0,40}?\bon\s+([\w-]+)", re.I),
+)
+# Words around the kind that name none: the ask's verbs, and the models tested ("benchmarks for MLLMs").
+_RESOURCE_FILLER = re.compile(r"(?:new|novel|recent|large-scale|public|open|existing|own|their|its|any|all|the|an?|one"
+                              r"|(?:introduc|propos|releas|buil|creat|mak|construct|curat|present|contribut|collect|test"
+                              r"|evaluat|assess|measur|prob)\w*|models?|\w*lms?)$")
+
+
+def resource_members(topic: str, candidates: list[T], text_of: Callable[[T], str],
+                     brings_resource: Callable[[T], bool]) -> list[T]:
+    """The candidates bringing a benchmark or dataset of the kind a list asks for, their abstract using the words that
+    kind is named by ("new video benchmarks": every paper introducing a benchmark and writing of video), however far
+    that sentence is from the question's wording ("1,000 curated video pairs")."""
+    named = " ".join(m.group(1) for pattern in _RESOURCE_KIND for m in pattern.finditer(topic))
+    content = set(question_terms(named))
+    kind = [w.lower() for w in named.split() if w.lower() in content and not _RESOURCE_FILLER.match(w.lower())]
+    if not kind:
+        return []
+    return [c for c in candidates if all(mentions_term(w, stems(text_of(c))) for w in kind) and brings_resource(c)]
+
+
 def _word_start(word: str) -> str:
     """The letters a word's other forms start with: its stem's, at least four ("networks", "coding" -> "codi")."""
     return word[:max(4, len(os.path.commonprefix([word, _stem(word)])))]

@@ -28,7 +28,7 @@ from rag.intent import (
 from rag.relevance import (
     ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members, defines_otherwise,
     dictionary_words, essential_words, example_members, in_broad_fields, mentions_term, question_terms, rare_terms,
-    says_plainly, stems, topic_coverage,
+    resource_members, says_plainly, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -608,6 +608,10 @@ class QuestionRouter:
         # "e.g. spiking networks or predictive coding": a paper writing one of the examples the asker gives is wanted
         listed += example_members(listing_topic(question), [x for x in candidates if x not in listed],
                                   lambda x: x.hit.paper.text)
+        if asks_for_new_resources(question):  # "new video benchmarks": each paper bringing one, however it words it
+            listed += resource_members(listing_topic(question), [x for x in candidates if x not in listed],
+                                       lambda x: x.hit.paper.text,
+                                       lambda x: introduces_resource(sentences[x.hit.paper.paper_id]))
         listed = in_broad_fields(listing_topic(question), listed, lambda x: x.hit.paper.text)
         listed = sorted(listed, key=lambda x: x.score, reverse=True)[:WHICH_MAX_PAPERS]
         listed, gap = self.without_gaps(question, listed, lambda item: item.hit.paper)

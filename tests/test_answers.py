@@ -417,6 +417,19 @@ def test_a_list_of_new_benchmarks_lists_only_papers_that_bring_one(seed_chat, qu
         assert any(re.search(r"\b(?:introduc|present)\w*\b.*(?:benchmark|Bench)", t) for t in sentences), c.paper.name
 
 
+@pytest.mark.parametrize("question", [
+    "I'm collecting new video benchmarks for testing VLMs/MLLMs. which papers propose one?",
+    "which papers release a benchmark for video understanding in vlms/mllms?",
+    "Which papers introduce new benchmarks built around videos?",
+])
+def test_a_list_of_new_video_benchmarks_finds_each_one_however_it_is_worded(seed_chat, question):
+    """ViDiC-1K's benchmark is "1,000 curated video pairs" and PhysVista's one "to evaluate physical intelligence in
+    VLMs": no sentence of theirs is near the question, yet each brings a benchmark and writes of video."""
+    answer = seed_chat.ask(question)
+    assert answer.kind == "which", answer.text
+    assert set(_cited(answer)) == {"VI-Bench", "ViDiC-1K", PHYSVISTA}, answer.text
+
+
 def test_a_list_no_paper_clears_is_answered_by_the_one_paper_that_answers_it(seed_chat):
     """No paper clears the list cut-off for "reinforcement learning to play Atari games" (the RL papers never mention
     Atari), but one paper answers it as a lookup would: it is given, said to be the best single answer rather than a

@@ -143,6 +143,19 @@ def test_a_paper_writing_an_example_of_the_topic_is_a_member():
     assert example_members("brain-like learning rules", texts, str) == []
 
 
+def test_a_paper_bringing_a_resource_of_the_kind_asked_for_is_a_member():
+    from rag.relevance import resource_members
+
+    texts = ["We introduce a benchmark of 1,000 video pairs.", "We evaluate on video benchmarks.",
+             "We present a benchmark of physics problems.", "We introduce a new video generator."]
+    brings = lambda text: "benchmark" in text and text.startswith(("We introduce", "We present"))  # noqa: E731
+    for topic in ["new video benchmarks for VLMs", "a benchmark for video understanding",
+                  "benchmarks built around videos", "benchmarks that test models on video inputs"]:
+        assert resource_members(topic, texts, str, brings) == texts[:1], topic
+    # the verbs and words of the ask name no kind: no members
+    assert resource_members("papers introducing new benchmarks", texts, str, brings) == []
+
+
 def test_a_typo_is_not_an_absent_topic(stats):
     assert absent_terms("Which papers reduce hallucinaton in vision-language models?", stats) == []
     assert absent_terms("Which papers study retrosynthesis?", stats) == ["retrosynthesis"]
