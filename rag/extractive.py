@@ -331,7 +331,9 @@ def detail_answer(
     # The closest it comes: the best sentence touching what is missing ("18 ... MLLMs" for the models evaluated),
     # on the paper's own work, not prior work's ("Existing approaches ... fail to generalize" for its limitations).
     own_work = [s for s in ranked if not _PRIOR_WORK.search(s.text)] or ranked
-    touching = [s for s in own_work if any(_has_term(s.text.lower(), t) for d in missing for t in d.terms)]
+    # the one touching most of it first ("frozen ... encoder", not only "videos")
+    touched = {id(s): len({t for d in missing for t in d.terms if _has_term(s.text.lower(), t)}) for s in own_work}
+    touching = sorted((s for s in own_work if touched[id(s)]), key=lambda s: -touched[id(s)])
     saying = [s for s in own_work if not states_nothing(s.text)] or own_work  # a release note only if it touches
     closest = (touching or saying)[0].text if ranked else paper.text
     cites = CitationBuilder()

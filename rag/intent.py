@@ -96,7 +96,7 @@ WHICH_QUESTION = re.compile(
     re.I,
 )
 # Where the list of compared papers is split into sides.
-_SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+|\s+between\s+", re.I)
+_SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+|vs\.?\s+|versus\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+|\s+between\s+", re.I)
 _COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*|differ\w*|relates?)\s+(?:it\s+|them\s+)?"
                            r"(?:to|with|against|from)\s+", re.I)
 _COMPARE_THEN_WITH = re.compile(r"\b((?:compar|contrast)\w*\b.*?)\s+(?:with|against)\s+", re.I)

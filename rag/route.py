@@ -131,6 +131,8 @@ _CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b
                           r"|(?:is|are|was|were|does|do|did|has|have|had)\s+(?!there\b|any|anyone|anybody|some))"
                           r"|[,;]\s+(?:is|was|does|did)\s+(?:it|that|this)\s+(?!true\b)",
                           re.I)  # not a search: "Is there a benchmark ...?", "Do any papers ...?"
+# A choice of names offered ("which encoder does PhyProbe use, V-JEPA or VideoMAE or something else?").
+_NAMES_OFFERED = re.compile(r"[,(:]\s*(?:e\.g\.\s*|like\s+)?[A-Z][\w.-]*\s+or\s+[A-Z][\w.-]*|\bor\s+something\s+else\b")
 # What introduces a baseline a result is measured against: "improve over TorchTitan", "compared with SMI".
 _BASELINE_LEAD = r"\b(?:compared\s+(?:with|to)|relative\s+to|over|than|against)"
 # Words of chat, not of the topic, that question_terms keeps ("tell", "show", "let" are asking words already):
@@ -382,19 +384,23 @@ class QuestionRouter:
 
     def unmentioned_names(self, question: str, paper: Paper) -> list[DetailAsk]:
         """For a claim checked of one paper ("Does PhyProbe use V-JEPA as its encoder?", "Is it true that it ran on
-        Pythia?"): the models, datasets or tools it names that the paper's abstract never mentions, each a detail the
+        Pythia?"), or a choice of names offered ("V-JEPA or VideoMAE?") none of which it writes: the models, datasets or tools it names that the paper's abstract never mentions, each a detail the
         abstract does not state (the answer says so instead of quoting the encoder sentence as if it agreed)."""
-        if not _CLAIM_CHECK.search(question):
+        offered = _NAMES_OFFERED.search(question)
+        if not (_CLAIM_CHECK.search(question) or offered):
             return []
         text = paper.text.lower()
         own = {w.lower() for w in re.findall(r"[\w-]+", paper.name)}
         near = tuple(w for w in content_words(question) if len(w) > 4)  # what the closest sentence should touch
         words = dictionary_words()
+        names = [name for name in _model_names(question) if name.lower() not in own
+                 and not self.chat.catalog.named_in(name)
+                 # an English compound ("AI-generated", "Chinese-English") names no model or dataset
+                 and not all(part.lower() in words or _is_everyday_acronym(part) for part in name.split("-"))]
+        if offered and not _CLAIM_CHECK.search(question) and any(name.lower() in text for name in names):
+            return []  # one of the names offered is the paper's: its sentence answers the choice
         return [DetailAsk(f"use of “{name}”", near, False, False, shape=rf"(?i:(?<!\w){re.escape(name)}(?!\w))")
-                for name in _model_names(question)
-                if name.lower() not in text and name.lower() not in own and not self.chat.catalog.named_in(name)
-                # an English compound ("AI-generated", "Chinese-English") names no model or dataset
-                and not all(part.lower() in words or _is_everyday_acronym(part) for part in name.split("-"))]
+                for name in names if name.lower() not in text]
 
     def unloaded_sides(self, question: str, pinned: list[str]) -> list[str]:
         """The names a comparison sets against the one paper it names that are no loaded paper's ("Compare PatchKV

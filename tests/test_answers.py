@@ -303,6 +303,10 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("Do the long-context cache compensation work and the theory paper on reasoning out of distribution share a "
      "benchmark?", "comparison",
      ["long-context cache compensation work", "theory paper on reasoning out of distribution"]),
+    # ", versus" after a named paper sets a described one beside it
+    ("I'm torn between PROVE, versus the video reasoning method that turns a judge model's scores into token-level "
+     "self-distillation. How do they differ?", "comparison",
+     ["video reasoning method that turns a judge model's scores into token-level self-distillation"]),
 ])
 def test_question_kinds_and_compared_sides(seed_chat, question, kind, described):
     from rag.intent import classify
@@ -1165,11 +1169,16 @@ def test_named_generators_are_a_stated_detail():
     ("Does PhyProbe use V-JEPA as its frozen spatio-temporal encoder?", PHYPROBE, "V-JEPA"),
     ("Is it true that the contextual memorization paper ran its natural-language validation on the Pythia model suite?",
      "Contextual memorization", "Pythia"),
+    # a choice of names offered, none of them the abstract's
+    ("which specific frozen video encoder does PhyProbe use as its backbone, V-JEPA or VideoMAE or something else?",
+     PHYPROBE, "V-JEPA"),
 ])
 def test_a_claim_naming_what_the_abstract_never_mentions_is_not_confirmed(seed_chat, question, name, unmentioned):
     answer = seed_chat.ask(question)
     assert answer.kind == "not_stated" and _cited(answer) == [name], answer.text
     assert f"does not state the use of “{unmentioned}”" in answer.text, answer.text
+    if name == PHYPROBE:  # the closest it comes is the sentence on its encoder
+        assert "frozen pretrained spatio-temporal encoder" in answer.text.partition("The closest it comes:")[2]
     # a claim the abstract does name is checked against its sentence, not declared missing
     stated = seed_chat.ask("Is it true that PipeFSDP was evaluated on Qwen3-MoE?")
     assert stated.kind == "lookup" and "Qwen3-MoE" in stated.text, stated.text
