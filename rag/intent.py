@@ -489,7 +489,9 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      "{asked}", ("generat", "simulat", "engine", "solver", "encoder", "tokenizer"), False, True,
      rf"(?i:\b(?:generat|simulat|engine|solver|encoder|tokenizer)\w*)\W+(?:[\w-]+\W+){{0,6}}?{_CASED_NAME}"
      rf"|{_CASED_NAME}\W+(?:[\w-]+\W+){{0,6}}?(?i:(?:generators?|simulators?|engines?|solvers?|encoders?|tokenizers?)\b)"),
-    (r"\bwhich (?:\w+\s+)?(?:datasets|benchmarks)\b|\bwhat (?:\w+\s+)?(?:datasets|benchmarks)\b", "datasets",
+    # the singular only as asked of a paper ("What dataset did it use?"), not for one ("Which benchmark tests ...?")
+    (r"\b(?:which|what) (?:\w+\s+)?(?:datasets|benchmarks)\b"
+     r"|\b(?:which|what) (?:\w+\s+)?(?:dataset|benchmark)\s+(?:did|does|do|was|were|is|are)\b", "datasets",
      ("dataset", "benchmark", "corpus", "data"), False, True, ""),
     (r"\bparameters?\b.*\bhow many\b|\bhow many parameters\b|\bmodel size\b", "model size",
      ("parameter", "param", "billion", "million"), True, False,

@@ -1099,6 +1099,11 @@ def test_the_sentence_giving_an_asked_for_detail_is_quoted(seed_chat):
     answer = seed_chat.ask("What datasets does PickMoment evaluate on?")
     assert answer.kind == "lookup" and _cited(answer) == [PICKMOMENT]
     assert "GoPro" in answer.text and "HIDE" in answer.text, answer.text
+    # asked in the singular, of the paper in focus: the same sentence; of a paper naming none, "not stated"
+    history = [("Which papers handle image degradations (blur, haze, noise)?", "PhysDNet [1] and PickMoment [2]")]
+    singular = seed_chat.ask("what dataset did the second one use?", history=history)
+    assert _cited(singular) == [PICKMOMENT] and "GoPro" in singular.text, singular.text
+    assert seed_chat.ask("What dataset did PhyProbe use?").kind == "not_stated"
 
 
 @pytest.mark.parametrize("question, closest", [
