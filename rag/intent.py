@@ -352,9 +352,9 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
         pieces.append((pos, sep.start(), sep.group()))
         pos = sep.end()
     pieces.append((pos, len(text), ""))
-    sides, carry, before = [], "", ""
+    sides, carry, before, in_clause = [], "", "", False
     for start, end, sep in pieces:
-        piece = text[start:end]
+        piece, before_versus = text[start:end], before
         # "X vs Y": the words just before "vs" and those just after it ("... gains in-distribution versus
         # out-of-distribution" is no side when a question starts between "gains" and "vs")
         versus_after, versus_before = bool(_VERSUS.search(f" {sep} ")), bool(_VERSUS.search(f" {before} "))
@@ -376,14 +376,25 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
                      and not _BACK_REFERENCE.search(piece) and not _PRIOR_WORK.search(piece))
         adjacent = versus_before or (versus_after and not ended)
         bare = adjacent and not carry and not _DESCRIPTION_START.search(piece)  # "X vs Y" needs no "the ... paper"
+        if bare and versus_before and sides and in_clause:
+            # "the framework that splits data by object evidence vs background cues": "vs" inside a side's clause
+            sides[-1] = f"{sides[-1]}{before_versus}{piece}"
+            in_clause = False
+            continue
+        in_clause = False
         if len(piece.split()) >= 2 and (described or bare):
             sides.append(re.sub(r"^(?:the|a|an|that|this)\s+", "", piece, flags=re.I))
+            in_clause = not ended and _RELATIVE_CLAUSE.search(piece) is not None
             carry = ""
         elif not ended:
             carry = piece + sep  # "the predictive coding versus backprop study": one side, not two
         else:
             carry = ""
     return sides
+
+
+# A described side going on in a clause of its own ("the framework that splits data by ...").
+_RELATIVE_CLAUSE = re.compile(r"\b(?:that|which|who|where)\s+\w+", re.I)
 
 
 # ---- specific details ----

@@ -307,6 +307,10 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("I'm torn between PROVE, versus the video reasoning method that turns a judge model's scores into token-level "
      "self-distillation. How do they differ?", "comparison",
      ["video reasoning method that turns a judge model's scores into token-level self-distillation"]),
+    # a "vs" inside a described side's clause is no second side
+    ("how does JRS-Rem differ from the framework that splits data by object evidence vs background cues and then "
+     "unlearns the spurious associations?", "comparison", ["framework that splits data by object evidence vs background "
+                                                           "cues"]),
 ])
 def test_question_kinds_and_compared_sides(seed_chat, question, kind, described):
     from rag.intent import classify
