@@ -74,8 +74,10 @@ def name_aliases(paper: Paper) -> set[tuple[str, bool]]:
     aliases: set[tuple[str, bool]] = set()
     name = paper.name
     candidates = [name, _ACRONYM_IN_PARENS.sub("", name).strip()]
-    # an acronym has a capital: "Multi-A(rmed)/B(andit) Testing" has none, and "andit" would match "and it"
-    candidates += [a for a in _ACRONYM_IN_PARENS.findall(name) if any(c.isupper() for c in a)]
+    # an acronym has two capitals or a digit: "Multi-A(rmed)/B(andit) Testing" has none ("andit" would match "and
+    # it"), nor has "Guarantees for (Regularized) Wasserstein ..." (a question saying "regularized" names no paper)
+    candidates += [a for a in _ACRONYM_IN_PARENS.findall(name)
+                   if sum(c.isupper() for c in a) >= 2 or any(c.isdigit() for c in a)]
     prefix, _, rest = name.partition("-")
     if rest and " " not in name and _SIZE_OR_VERSION.match(rest) and not _is_everyday_acronym(prefix):
         # "ViDiC-1K" is also called "ViDiC"; but "LLaVA-Med" is not "LLaVA", nor "LLM-Pruner" "LLM".
