@@ -16,7 +16,7 @@ from rag.compare import compare_papers, introducing_sentence
 from rag.extractive import (
     WHICH_ANCHOR_WEIGHT, WHICH_BROAD_MIN, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR,
     ListedPaper, collection_answer, content_words, detail_answer, detail_support, introduces_resource, listing_answer,
-    listing_cutoff, rank_sentences, refusal, score_for_listing, states_amount,
+    listing_cutoff, rank_sentences, refusal, score_for_listing, snowball_stem, states_amount,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
@@ -26,7 +26,7 @@ from rag.intent import (
     without_kind_typos,
 )
 from rag.relevance import (
-    ASKING_WORDS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members, defines_otherwise,
+    ASKING_WORDS, GAP_MIN_PAPERS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members, defines_otherwise,
     dictionary_words, essential_words, example_members, in_broad_fields, mentions_term, question_terms, rare_terms,
     resource_members, says_plainly, stems, topic_coverage,
 )
@@ -109,6 +109,11 @@ _OTHER_PAPERS_ASK = re.compile(r"\b(?:any|another|other|some)\s+(?:papers?|works
                                r"|\b(?:is|are)\s+there\b|\banything\s+(?:on|about|related|regarding|for)\b", re.I)
 # Candidates rescored on all their sentences.
 RESCORE_POOL = 10
+# A question word of at least RARE_WORD_MIN_LETTERS that at most RARE_WORD_SHARE of a large corpus's papers use points
+# to them: up to RARE_WORD_PAPERS of them are rescored with the retrieved ones.
+RARE_WORD_MIN_LETTERS = 6
+RARE_WORD_SHARE = 0.001
+RARE_WORD_PAPERS = 3
 # A side described, not named, whose best paper is older than the newest of the compared papers is taken for a paper
 # of that year scoring at most this much below: the papers compared in one question are most often of one batch, the
 # one being read ("the dehazing paper and the motion deblurring one" among 8,000 older NeurIPS abstracts: PhysDNet,
@@ -291,7 +296,7 @@ class QuestionRouter:
         else:
             # "multimodal LLMs" also finds "large language models"
             query = self.chat.glossary.for_search(question)
-            hits = self.hits(query, k, filters)
+            hits = self.with_rare_word_users(question, self.hits(query, k, filters), filters)
             scored = self.rescore(query, hits)
             hits = [h for _, h in scored] + hits[len(scored):]  # a refusal names the closest by this score
             chosen, gap = self.answerable(scored), ""
@@ -462,6 +467,31 @@ class QuestionRouter:
             if written and all(not w.islower() for w in written):
                 names.append(min(written))
         return names
+
+    def with_rare_word_users(self, question: str, hits: list[PaperHit], filters: PaperFilters | None) -> list[PaperHit]:
+        """The hits with the papers using a word of the question that almost no paper uses ("proprioception") put
+        into the rescored pool: among thousands of abstracts the question's common words ("vision-language-action
+        policies") fill the retrieved ten with others. Only in a large corpus, where such a word is rare."""
+        stats = self.chat.term_stats
+        if stats.n < GAP_MIN_PAPERS:
+            return hits
+        limit = RARE_WORD_SHARE * stats.n
+        rare = sorted((stats.stem_df[stem], stem) for w in question_terms(question) if len(w) >= RARE_WORD_MIN_LETTERS
+                      for stem in [snowball_stem(w)] if 0 < stats.stem_df[stem] <= limit)
+        known = {h.paper.paper_id for h in hits}
+        added: list[PaperHit] = []
+        for _, stem in rare:
+            pattern = re.compile(rf"(?<![\w-]){re.escape(stem)}")
+            for pid, text in self.chat.catalog.lower_texts().items():
+                paper = self.chat.catalog.papers[pid]
+                if (pid not in known and len(added) < RARE_WORD_PAPERS and stem in text and pattern.search(text)
+                        and (filters is None or filters.admits(paper))):
+                    added.append(PaperHit(paper))
+                    known.add(pid)
+        if not added:
+            return hits
+        keep = RESCORE_POOL - len(added)
+        return hits[:keep] + added + hits[keep:]
 
     def rescore(self, question: str, hits: list[PaperHit],
                 coverage_weight: float = COVERAGE_WEIGHT) -> list[tuple[float, PaperHit]]:

@@ -1573,6 +1573,10 @@ def test_everyday_wording_of_a_topic_the_paper_has_is_no_gap(crowded_store, ques
     # uses, is what "LiDAR" stands for, not an absent topic.
     ("Is there a model that removes haze by fusing near-infrared images with laser-scanner depth on edge hardware?",
      "PhysDNet"),
+    # "vision-language-action policies" fills the retrieved ten with others; "proprioception", a word almost no
+    # abstract uses, points to it
+    ("Is there a method that keeps vision-language-action policies from relying too much on proprioception?",
+     "Phase-Adaptive Fusion (PAF)"),
 ])
 def test_a_paraphrase_finds_its_paper_among_distractors(crowded_store, question, name):
     """Questions in the asker's own words, close to no one sentence of the abstract: matched word by word in context,
