@@ -370,12 +370,15 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
             # factor — the training framework or the inversion method?"
             piece = piece[lead_in.end():]
         cut = _side_end(piece)
-        ended = cut is not None
+        ended, bracket_open = cut is not None, piece.count("(") > piece.count(")")
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
         described = (_PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece)
                      and not _BACK_REFERENCE.search(piece) and not _PRIOR_WORK.search(piece))
         adjacent = versus_before or (versus_after and not ended)
-        bare = adjacent and not carry and not _DESCRIPTION_START.search(piece)  # "X vs Y" needs no "the ... paper"
+        # "X vs Y" needs no "the ... paper"; but after two papers named, "which are benchmarks versus learned
+        # evaluators?" sets no third beside them
+        named_before = {pid for _, b, pid in mentions if b <= start}
+        bare = adjacent and not carry and not _DESCRIPTION_START.search(piece) and len(named_before) < 2
         if bare and versus_before and sides and in_clause:
             # "the framework that splits data by object evidence vs background cues": "vs" inside a side's clause
             sides[-1] = f"{sides[-1]}{before_versus}{piece}"
@@ -384,7 +387,8 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
         in_clause = False
         if len(piece.split()) >= 2 and (described or bare):
             sides.append(re.sub(r"^(?:the|a|an|that|this)\s+", "", piece, flags=re.I))
-            in_clause = not ended and _RELATIVE_CLAUSE.search(piece) is not None
+            # its clause, or its bracket, goes on: "the paper on how visual info flows (direct vs text-mediated)"
+            in_clause = bracket_open or (not ended and _RELATIVE_CLAUSE.search(piece) is not None)
             carry = ""
         elif not ended:
             carry = piece + sep  # "the predictive coding versus backprop study": one side, not two

@@ -311,6 +311,13 @@ def test_comparison_of_two_described_papers(seed_chat):
     ("how does JRS-Rem differ from the framework that splits data by object evidence vs background cues and then "
      "unlearns the spurious associations?", "comparison", ["framework that splits data by object evidence vs background "
                                                            "cues"]),
+    # with two papers named, a bare "X versus Y" in the question about them is no third side
+    ("Compare ViDiC-1K, VI-Bench and PhyProbe: which of them are benchmarks versus learned evaluators?", "comparison",
+     []),
+    # nor is the "vs" inside a described side's bracket
+    ("The paper on how visual info flows inside VLMs (direct vs text-mediated routes) and the one explaining "
+     "image-induced jailbreaks: how do they differ?", "comparison",
+     ["paper on how visual info flows inside VLMs vs text-mediated routes)", "one explaining image-induced jailbreaks"]),
 ])
 def test_question_kinds_and_compared_sides(seed_chat, question, kind, described):
     from rag.intent import classify
