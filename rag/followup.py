@@ -116,12 +116,28 @@ def _described_papers(answer: str, catalog: PaperCatalog, find: Callable[[str], 
     attention"; "First, PAF, a plug-in .... Second, a method that predicts scene graphs ..."): for each part, the paper
     it names, or else the paper found for it, in order."""
     papers: dict[str, Paper] = {}
+    # papers shown together come from one batch: "PAF ... Another paper predicts scene graphs ..." means the scene-graph
+    # paper of PAF's year, not an older near-twin that a search finds first
+    years = {p.year for p in _papers_in_text(answer, catalog) if p.year is not None}
     for part in _PARTS.split(answer):
         announces = part.rstrip().endswith(":") or _ANNOUNCEMENT.match(part)  # "Two stand out:"
         if len(content_words(part)) >= _PART_MIN_WORDS and not announces:
-            for paper in (_papers_in_text(part, catalog) or find(part))[:1]:
+            found = _papers_in_text(_without_tools(part, catalog), catalog) or find(part)
+            for paper in ([p for p in found if p.year in years] or found)[:1]:
                 papers.setdefault(paper.paper_id, paper)
     return list(papers.values())
+
+
+# A name a described paper works with, not its own: "a frozen CLIP ViT adapted with LoRA", "evaluated on LIBERO".
+_TOOL_LEAD = re.compile(r"\b(?:with|using|via|on|over|through)\s+(?:the\s+|a\s+)?$", re.I)
+
+
+def _without_tools(part: str, catalog: PaperCatalog) -> str:
+    """An answer with the names of what its papers work with blanked out."""
+    for start, end, _ in reversed(catalog.mentions(part)):
+        if _TOOL_LEAD.search(part[:start]):
+            part = part[:start] + " " * (end - start) + part[end:]
+    return part
 
 
 def _turn_papers(question: str, answer: str, catalog: PaperCatalog,
@@ -131,7 +147,7 @@ def _turn_papers(question: str, answer: str, catalog: PaperCatalog,
     answer naming no paper but describing several one after another (a hand-written history) lists those found."""
     if answer.lstrip().startswith(REFUSAL_LEAD):
         return [], False
-    in_answer = _papers_in_text(answer, catalog)
+    in_answer = _papers_in_text(_without_tools(answer, catalog), catalog)
     in_question = [catalog.papers[pid] for pid in catalog.named_in(question)]
     if len(in_answer) < 2 and not in_question and find is not None and _SEVERAL.search(answer):
         described = _described_papers(answer, catalog, find)  # some papers named, the others only described

@@ -1377,6 +1377,20 @@ def crowded_store(seed_store_dir, tmp_path_factory) -> Path:
     return root / "store"
 
 
+def test_a_follow_up_skips_the_names_an_earlier_answer_says_a_paper_works_with(crowded_store):
+    """"adapted with LoRA": a distractor is a dataset named LoRA, but the answer describes the scene-graph paper, which
+    uses the technique; "the scene-graph paper from before" is that paper."""
+    from rag import PaperChat
+
+    history = [("Anything on robot manipulation with vision-language models?",
+                "PAF is a lightweight plug-in that stops VLA policies from relying too much on proprioceptive state. "
+                "Another paper predicts physical-state scene graphs from an image and a goal, using a frozen CLIP ViT "
+                "adapted with LoRA.")]
+    answer = PaperChat(store_dir=crowded_store).ask("And the scene-graph paper from before, what μ-F1 did it get?",
+                                                    history=history)
+    assert _cited(answer)[0] == "Predicting physical-state scene graphs from a single image", answer.text
+
+
 def test_described_sides_of_a_comparison_are_taken_from_one_batch(crowded_store):
     """A 2023 NeurIPS paper "Enhancing Motion Deblurring ..." scores a little above PickMoment for "the motion
     deblurring one"; compared with PhysDNet (2026), the 2026 deblurring paper is meant."""
