@@ -118,7 +118,7 @@ def _described_papers(answer: str, catalog: PaperCatalog, find: Callable[[str], 
     papers: dict[str, Paper] = {}
     # papers shown together come from one batch: "PAF ... Another paper predicts scene graphs ..." means the scene-graph
     # paper of PAF's year, not an older near-twin that a search finds first
-    years = {p.year for p in _papers_in_text(answer, catalog) if p.year is not None}
+    years = {p.year for p in _papers_in_text(_without_tools(answer, catalog), catalog) if p.year is not None}
     for part in _PARTS.split(answer):
         announces = part.rstrip().endswith(":") or _ANNOUNCEMENT.match(part)  # "Two stand out:"
         if len(content_words(part)) >= _PART_MIN_WORDS and not announces:

@@ -96,7 +96,8 @@ WHICH_QUESTION = re.compile(
     re.I,
 )
 # Where the list of compared papers is split into sides.
-_SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+|vs\.?\s+|versus\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+|\s+between\s+", re.I)
+_SIDE_SEPARATOR = re.compile(r"\s*[,;]\s*(?:and\s+|or\s+|vs\.?\s+|versus\s+)?|\s+(?:and|vs\.?|versus|or|against)\s+"
+                             r"|\s+between\s+", re.I)
 _COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*|differ\w*|relates?)\s+(?:it\s+|them\s+)?"
                            r"(?:to|with|against|from)\s+", re.I)
 _COMPARE_THEN_WITH = re.compile(r"\b((?:compar|contrast)\w*\b.*?)\s+(?:with|against)\s+", re.I)
@@ -794,7 +795,8 @@ def asks_for_new_resources(question: str) -> bool:
 def listing_topic(question: str) -> str:
     """What a "which papers ..." question is about: "Which papers are about image restoration?" -> "image restoration";
     the kind of paper asked for stays ("List the benchmark papers about physics" -> "physics benchmark")."""
-    question = _WHICH_FIT.sub("", question)  # "X. Which papers fit?", "X? Please list all of them.": X
+    # "X. Which papers fit?", "X. which papers propose one?", "X? Please list all of them.": X
+    question = _WHICH_FIT.sub("", question)
     lead = _LIST_LEAD.match(question)
     if not lead:
         return question.strip().rstrip("?.! ") or question
@@ -803,7 +805,8 @@ def listing_topic(question: str) -> str:
 
 
 _WHICH_FIT = re.compile(r"(?<=[.!?])\s+(?:which\s+(?:papers|ones|works|studies)\s+(?:fit|match|qualify|apply"
-                        r"|are\s+relevant|(?:\w+\s+){1,2}(?:one|ones|any|it|them|this|that|such\s+\w+))|(?:please\s+)?(?:list|name)\s+(?:them\s+all|all\s+of\s+them|every\s+one"
+                        r"|are\s+relevant|(?:\w+\s+){1,2}(?:one|ones|any|it|them|this|that|such\s+\w+))"
+                        r"|(?:please\s+)?(?:list|name)\s+(?:them\s+all|all\s+of\s+them|every\s+one"
                         r"|each\s+one)(?:\s+that\s+does)?)\W*$", re.I)
 _PUBLISHED_WHEN = re.compile(
     rf"\b(?:(?:that\s+)?(?:were|was|are|is|got)\s+)?(?:published|released|presented|accepted|appeared)\b"

@@ -26,9 +26,9 @@ from rag.intent import (
     without_kind_typos,
 )
 from rag.relevance import (
-    ASKING_WORDS, GAP_MIN_PAPERS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members, defines_otherwise,
-    dictionary_words, essential_words, example_members, in_broad_fields, mentions_term, question_terms, rare_terms,
-    resource_members, says_plainly, stems, topic_coverage,
+    ASKING_WORDS, GAP_MIN_PAPERS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members,
+    defines_otherwise, dictionary_words, essential_words, example_members, in_broad_fields, mentions_term,
+    question_terms, rare_terms, resource_members, says_plainly, stems, topic_coverage,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -389,8 +389,9 @@ class QuestionRouter:
 
     def unmentioned_names(self, question: str, paper: Paper) -> list[DetailAsk]:
         """For a claim checked of one paper ("Does PhyProbe use V-JEPA as its encoder?", "Is it true that it ran on
-        Pythia?"), or a choice of names offered ("V-JEPA or VideoMAE?") none of which it writes: the models, datasets or tools it names that the paper's abstract never mentions, each a detail the
-        abstract does not state (the answer says so instead of quoting the encoder sentence as if it agreed)."""
+        Pythia?"), or a choice of names offered ("V-JEPA or VideoMAE?") none of which it writes: the models, datasets
+        or tools it names that the paper's abstract never mentions, each a detail the abstract does not state (the
+        answer says so instead of quoting the encoder sentence as if it agreed)."""
         offered = _NAMES_OFFERED.search(question)
         if not (_CLAIM_CHECK.search(question) or offered):
             return []
@@ -483,8 +484,10 @@ class QuestionRouter:
         for _, stem in rare:
             pattern = re.compile(rf"(?<![\w-]){re.escape(stem)}")
             for pid, text in self.chat.catalog.lower_texts().items():
+                if len(added) == RARE_WORD_PAPERS:
+                    break
                 paper = self.chat.catalog.papers[pid]
-                if (pid not in known and len(added) < RARE_WORD_PAPERS and stem in text and pattern.search(text)
+                if (pid not in known and stem in text and pattern.search(text)
                         and (filters is None or filters.admits(paper))):
                     added.append(PaperHit(paper))
                     known.add(pid)
