@@ -417,10 +417,15 @@ _INTRODUCES_RESOURCE = re.compile(
     r"\b[^.;]{0,120}?(?:\b(?:benchmark|dataset|corpus)s?\b|\b\w*Bench\w*)", re.I)
 
 
+def resource_sentence(sentences: list[tuple[str, object]]) -> str | None:
+    """The first of the paper's sentences bringing a benchmark or dataset of its own (not "experiments on various
+    benchmarks"), if any."""
+    return next((text for text, _ in sentences if _INTRODUCES_RESOURCE.search(text)), None)
+
+
 def introduces_resource(sentences: list[tuple[str, object]]) -> bool:
-    """One of the paper's sentences brings a benchmark or dataset of its own (not "experiments on various
-    benchmarks")."""
-    return any(_INTRODUCES_RESOURCE.search(text) for text, _ in sentences)
+    """One of the paper's sentences brings a benchmark or dataset of its own."""
+    return resource_sentence(sentences) is not None
 
 
 def listing_cutoff(scored: list[ListedPaper], min_score: float = WHICH_MIN_RELEVANCE,

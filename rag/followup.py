@@ -26,7 +26,8 @@ _ORDINAL_GROUP = re.compile(
     r"\b(?:the\s+)?(first|top|last)\s+(two|three|2|3)\b(?:\s+(?:ones|papers|works|methods|benchmarks|results))?", re.I)
 _COUNT = {"two": 2, "three": 3, "2": 2, "3": 3}
 _SINGULAR = re.compile(
-    rf"\b(?:this|that|the)\s+{_REFERENT}\b|\bits\b|\bit\b"
+    # (not "the benchmark papers": a kind of paper, as a list asks for)
+    rf"\b(?:this|that|the)\s+{_REFERENT}\b(?![\s-]+(?:papers|works|studies|ones)\b)|\bits\b|\bit\b"
     # "how does that compare with PatchKV?": a base-form verb after it, so never a relative "that" ("a method that
     # compares")
     r"|\b(?:this|that)\b(?=\s+(?:compare|differ|relate|fare|stack up)\b)",

@@ -16,7 +16,7 @@ from rag.compare import compare_papers, introducing_sentence
 from rag.extractive import (
     WHICH_ANCHOR_WEIGHT, WHICH_BROAD_MIN, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR,
     ListedPaper, collection_answer, content_words, detail_answer, detail_support, introduces_resource, listing_answer,
-    listing_cutoff, rank_sentences, refusal, score_for_listing, snowball_stem, states_amount,
+    listing_cutoff, rank_sentences, refusal, resource_sentence, score_for_listing, snowball_stem, states_amount,
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
@@ -659,6 +659,8 @@ class QuestionRouter:
             listed = [x for x in listed if x.hit.paper.paper_id in users or not ruled_out.search(x.hit.paper.text)]
         if asks_for_new_resources(question):  # "Which papers introduce new video benchmarks?", not ones tested on one
             listed = [x for x in listed if introduces_resource(sentences[x.hit.paper.paper_id])]
+            for x in listed:  # each listed with the sentence bringing its benchmark, not a results sentence
+                x.sentence = resource_sentence(sentences[x.hit.paper.paper_id]) or x.sentence
         named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
         for x in listed + named:  # a paper listed for using a name is listed with the sentence using it
             name = users.get(x.hit.paper.paper_id)

@@ -443,6 +443,12 @@ def test_a_list_of_new_video_benchmarks_finds_each_one_however_it_is_worded(seed
     answer = seed_chat.ask(question)
     assert answer.kind == "which", answer.text
     assert set(_cited(answer)) == {"VI-Bench", "ViDiC-1K", PHYSVISTA}, answer.text
+    # each is listed with the sentence bringing its benchmark, not a results sentence
+    for c in answer.citations:
+        assert re.search(r"\bintroduc\w*\b.*(?:benchmark|Bench)", c.quote), c.quote
+    # asked next, a list of another kind is a new search, not a question about "the benchmark" just listed
+    physics = seed_chat.ask("List the benchmark papers about physics.", history=[(question, answer.text)])
+    assert physics.kind == "which" and PHYSVISTA in _cited(physics) and "VI-Bench" not in _cited(physics), physics.text
 
 
 def test_a_list_no_paper_clears_is_answered_by_the_one_paper_that_answers_it(seed_chat):
