@@ -647,7 +647,8 @@ class QuestionRouter:
         # "e.g. spiking networks or predictive coding": a paper writing one of the examples the asker gives is wanted
         listed += example_members(listing_topic(question), [x for x in candidates if x not in listed],
                                   lambda x: x.hit.paper.text)
-        if asks_for_new_resources(question):  # "new video benchmarks": each paper bringing one, however it words it
+        new_resources = asks_for_new_resources(question)
+        if new_resources:  # "new video benchmarks": each paper bringing one, however it words it
             listed += resource_members(listing_topic(question), [x for x in candidates if x not in listed],
                                        lambda x: x.hit.paper.text,
                                        lambda x: introduces_resource(sentences[x.hit.paper.paper_id]))
@@ -657,10 +658,11 @@ class QuestionRouter:
         for name in _ruled_out_names(question):  # "(not Qwen2.5)": a paper listed for using it is not wanted
             ruled_out = re.compile(rf"(?<!\w){re.escape(name)}", re.IGNORECASE)
             listed = [x for x in listed if x.hit.paper.paper_id in users or not ruled_out.search(x.hit.paper.text)]
-        if asks_for_new_resources(question):  # "Which papers introduce new video benchmarks?", not ones tested on one
-            listed = [x for x in listed if introduces_resource(sentences[x.hit.paper.paper_id])]
+        if new_resources:  # "Which papers introduce new video benchmarks?", not ones tested on one
+            brought = {x.hit.paper.paper_id: resource_sentence(sentences[x.hit.paper.paper_id]) for x in listed}
+            listed = [x for x in listed if brought[x.hit.paper.paper_id]]
             for x in listed:  # each listed with the sentence bringing its benchmark, not a results sentence
-                x.sentence = resource_sentence(sentences[x.hit.paper.paper_id]) or x.sentence
+                x.sentence = brought[x.hit.paper.paper_id]
         named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
         for x in listed + named:  # a paper listed for using a name is listed with the sentence using it
             name = users.get(x.hit.paper.paper_id)
