@@ -61,6 +61,12 @@ CLIPPED_MIN_LETTERS = 6
 # unsure of their predictions": 0.39, 0.28); topic words score 0.55 to 12 ("elevator scheduling" 1.54, "smart
 # contracts" 0.57, "tai chi" 10). Measured on the rare and absent words of bench/questions.jsonl at 8.4k papers.
 SALIENCE_MIN = 0.45
+# A question word the answering paper never uses, and whose removal brings the question this much closer to the paper
+# (its best sentence's similarity plus its whole abstract's), is a facet of the question the paper lacks: "KV cache
+# of speech recognition models" asked of a paper on LLM KV caches, "4-bit quantization for vision-language models" of
+# one on LLMs. The asker's own phrasing of a paper's topic moves it at most 0.075 ("looking", "percent" aside), the
+# missing facets of off-topic questions 0.09 to 0.23 (bench/questions.jsonl, seeds alone and at 8.4k papers).
+FACET_SHIFT = 0.09
 # Words this long that are one typo from a corpus word are taken for that word, not for an absent topic.
 TYPO_MIN_LETTERS = 7
 # An acronym is spelled out only when at least this share of the abstracts defining it agree on what it stands for
@@ -397,8 +403,12 @@ def _word_start(word: str) -> str:
 
 
 def _gap_words(question: str, stats: TermStats) -> list[str]:
-    if stats.n < GAP_MIN_PAPERS:
-        return []
+    return topic_words(question) if stats.n >= GAP_MIN_PAPERS else []
+
+
+def topic_words(question: str) -> list[str]:
+    """The question's words that may name part of its topic: no asking words, numbers, or words of one alternative
+    ("spiking neural networks or the visual cortex": either will do)."""
     skip = {w for group in alternative_groups(question) for phrase in group for w in phrase}
     words = {p for t in question_terms(question) for p in t.split("-") if len(p) > 2 and not any(c.isdigit() for c in p)}
     return sorted(w for w in words if w not in skip and w in content_words(w) and w not in ASKING_WORDS)
@@ -442,6 +452,31 @@ def essential_words(question: str, words: list[str], embed: Callable[[list[str]]
     shift = dict(zip(probed, 1.0 - vectors[1:] @ vectors[0]))
     typical = float(np.mean([shift[t] for t in terms])) if terms else 0.0
     return [w for w in words if typical <= 0 or shift[w] >= SALIENCE_MIN * typical]
+
+
+def unmet_facets(question: str, unsaid: list[list[str]], sentence_vectors: list[np.ndarray],
+                 embed: Callable[[list[str]], np.ndarray]) -> list[list[str]]:
+    """For each paper, of the question words it never uses (``unsaid``), those naming a facet of the question it
+    lacks: dropping one brings the question at least FACET_SHIFT closer to the paper's sentences ("quantum" in
+    "neural decoders for quantum error correction codes", asked of a paper on decoding LDPC codes). One batch: the
+    question, and the question without each word."""
+    words = list(dict.fromkeys(w for paper_words in unsaid for w in paper_words))
+    if not words:
+        return [[] for _ in unsaid]
+    vectors = np.asarray(embed([question] + [_without_word(question, w) for w in words]), dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    row = {w: i + 1 for i, w in enumerate(words)}
+    facets = []
+    for paper_words, paper_vectors in zip(unsaid, sentence_vectors):
+        if not paper_words or not len(paper_vectors):
+            facets.append([])
+            continue
+        sentences = paper_vectors / np.linalg.norm(paper_vectors, axis=1, keepdims=True)
+        gist = sentences.mean(axis=0)
+        gist /= np.linalg.norm(gist) or 1.0
+        closeness = (vectors @ sentences.T).max(axis=1) + vectors @ gist  # best sentence + whole abstract
+        facets.append([w for w in paper_words if closeness[row[w]] - closeness[0] >= FACET_SHIFT])
+    return facets
 
 
 def _without_word(text: str, word: str) -> str:
@@ -611,6 +646,11 @@ class AcronymGlossary:
             if long_form and long_form.lower() not in question.lower():
                 question = re.sub(rf"(?<![\w-]){re.escape(written)}(?![\w-])", f"{written} ({long_form})", question, count=1)
         return question
+
+    def spelled_out(self, word: str) -> tuple[str, ...]:
+        """What a question word typed as an acronym stands for ("llms": "Large Language Models"); () for others."""
+        acronym = self._typed_lower(word)
+        return self.long_forms(acronym[:-1] if acronym.endswith("s") else acronym) if acronym else ()
 
     def _typed_lower(self, word: str) -> str | None:
         """The acronym a word typed in lower case stands for ("gnn" -> "GNN", "vlms" -> "VLMs"), when the corpus

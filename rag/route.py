@@ -28,7 +28,7 @@ from rag.intent import (
 from rag.relevance import (
     ASKING_WORDS, GAP_MIN_PAPERS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members,
     defines_otherwise, dictionary_words, essential_words, example_members, in_broad_fields, mentions_term,
-    question_terms, rare_terms, resource_members, says_plainly, stems, topic_coverage,
+    question_terms, rare_terms, resource_members, says_plainly, stems, topic_coverage, topic_words, unmet_facets,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -104,7 +104,7 @@ _ASPECT_WORDS = frozenset("""data dataset datasets benchmark benchmarks runtime 
     experiment experiments evaluation performance improvement improvements gain gains finding findings assumption
     assumptions proof theorem bound bounds guarantee guarantees novelty size error errors setup setting settings
     architecture loss losses objective main key idea ideas takeaway takeaways summary motivation problem goal task
-    tasks input inputs output outputs robustness scalability scaling""".split())
+    tasks input inputs output outputs robustness scalability scaling percent percentage""".split())
 _OTHER_PAPERS_ASK = re.compile(r"\b(?:any|another|other|some)\s+(?:papers?|works?|stud(?:y|ies)|methods?)\b"
                                r"|\b(?:is|are)\s+there\b|\banything\s+(?:on|about|related|regarding|for)\b", re.I)
 # Candidates rescored on all their sentences.
@@ -303,6 +303,8 @@ class QuestionRouter:
             lead = self.lead(scored)
             if lead < DECISIVE_MARGIN or len(question_terms(question)) < LONG_QUESTION:
                 chosen, gap = self.without_gaps(question, chosen, lambda h: h.paper, half_will_do=lead >= CLEAR_MARGIN)
+            if lead < DECISIVE_MARGIN and chosen:
+                chosen, gap = self.with_every_facet(question, chosen, intent.details)
         if not chosen:
             return refusal(hits, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
@@ -597,6 +599,35 @@ class QuestionRouter:
         if kept:
             return kept, ""
         return [], f"The papers nearest to it never mention “{unsaid[0][1][0]}”."
+
+    def with_every_facet(self, question: str, answers: list[PaperHit], details: list[DetailAsk]
+                         ) -> tuple[list[PaperHit], str]:
+        """The answers lacking no facet of the question's topic (relevance.unmet_facets), and, when all lack one, that
+        facet in one sentence: a paper on LLM KV caches does not answer "the KV cache of speech recognition models".
+        The details asked for ("which GPUs", "on Pythia?") are no facet: saying an abstract lacks them is the answer's
+        job."""
+        asked = [term for d in details for term in d.terms if term]
+        names = {part.lower() for name in _model_names(question) for part in name.split("-")}
+        words = [w for w in topic_words(question)
+                 if w not in _ASPECT_WORDS and w not in names and not any(w.startswith(t) for t in asked)]
+        papers = [a.paper for a in answers]
+        sentences = self.chat.store.sentences([paper.paper_id for paper in papers])
+        unsaid, vectors = [], []
+        for paper in papers:
+            text = self.said(paper)
+            text = f"{text} {says_plainly(question, text)}"
+            own = stems(text)
+            missing = [w for w in words if not mentions_term(w, own) and not any(
+                all(mentions_term(part, own) for part in question_terms(form))
+                for form in self.chat.glossary.spelled_out(w))]  # "LLMs": a paper on "large language models"
+            unsaid.append(self.chat.word_vectors.without_synonym(missing, text) if missing else [])
+            vectors.append(np.asarray([v for _, v in sentences.get(paper.paper_id, [])], dtype=np.float32))
+        unmet = unmet_facets(question, unsaid, vectors, self.chat._embed_texts)
+        kept = [answer for answer, facets in zip(answers, unmet) if not facets]
+        if kept:
+            return kept, ""
+        lacking = next(facets for facets in unmet if facets)
+        return [], f"The papers nearest to it never mention “{lacking[0]}”."
 
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:

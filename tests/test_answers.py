@@ -1291,6 +1291,22 @@ def test_off_topic_questions_are_refused(seed_chat, question):
     assert answer.text.startswith("The loaded papers do not cover this question.")
 
 
+def _assert_facet_unmet(chat, question: str, facet: str, closest: str, answered_by: str) -> None:
+    """The nearest paper does the method but not for what the question applies it to: the answer says which part of
+    the question no paper covers and names that paper as the closest; asked without that facet, it answers."""
+    answer = chat.ask(question)
+    assert answer.refused and not answer.citations, answer.text
+    assert f"never mention “{facet}”" in answer.text and closest in answer.text.split("The closest papers are")[1]
+    answer = chat.ask(answered_by)
+    assert not answer.refused and _cited(answer)[0] == closest, answer.text
+
+
+def test_a_paper_lacking_a_facet_of_the_question_does_not_answer_it(seed_chat):
+    _assert_facet_unmet(seed_chat, "Is there anything on calibrating the confidence of speech recognition models?",
+                        "speech", "Graph calibration method",
+                        "Is there anything on calibrating the confidence of graph neural networks?")
+
+
 def test_a_list_that_finds_nothing_names_the_papers_nearest_its_topic(seed_chat):
     near = seed_chat.ask("Which papers segment organs in CT scans?")
     assert near.refused and "The closest papers are: PathView-Bench" in near.text, near.text
@@ -1358,18 +1374,21 @@ def test_every_answer_kind_quotes_its_citations(seed_chat):
 # NeurIPS papers on nearly what two seed papers do (unrolled differentiation, runtime analysis of MOEA/D), added to
 # the distractors: a description of a seed paper must still find it, not its twin.
 NEAR_TWINS = ("One-step differentiation of iterative algorithms", "Rigorous Runtime Analysis of MOEA/D")
+# And a paper one facet away from an off-topic question ("4-bit quantization ... of vision-language models").
+NEAR_TOPICS = ("QuIP: 2-Bit Quantization of Large Language Models",)
+ADDED = len(NEAR_TWINS) + len(NEAR_TOPICS)  # all from 2023
 
 
 def _shared_records(limit: int) -> list[str]:
     with SHARED_CORPUS.open(encoding="utf-8") as f:
         lines = f.readlines()
-    twins = [line for line in lines[limit:] if json.loads(line).get("title", "").startswith(NEAR_TWINS)]
-    return lines[:limit] + twins
+    added = [line for line in lines[limit:] if json.loads(line).get("title", "").startswith(NEAR_TWINS + NEAR_TOPICS)]
+    return lines[:limit] + added
 
 
 @pytest.fixture(scope="module")
 def crowded_store(seed_store_dir, tmp_path_factory) -> Path:
-    """The seed store plus the first DISTRACTORS records of the shared NeurIPS corpus and the NEAR_TWINS."""
+    """The seed store, the first DISTRACTORS records of the shared NeurIPS corpus, the NEAR_TWINS and NEAR_TOPICS."""
     if not SHARED_CORPUS.is_file():
         pytest.skip(f"shared corpus not found at {SHARED_CORPUS}")
     from rag import PaperChat
@@ -1379,7 +1398,7 @@ def crowded_store(seed_store_dir, tmp_path_factory) -> Path:
     extra = root / "distractors.jsonl"
     extra.write_text("".join(_shared_records(DISTRACTORS)), encoding="utf-8")
     report = PaperChat(store_dir=root / "store").ingest([extra])
-    assert report.added + report.unchanged == DISTRACTORS + len(NEAR_TWINS)
+    assert report.added + report.unchanged == DISTRACTORS + ADDED
     return root / "store"
 
 
@@ -1458,7 +1477,7 @@ def test_years_in_the_question_filter_the_papers(crowded_store):
     none = chat.ask("Which papers before 2010 study KV cache compression?")
     assert none.refused and "No loaded paper is from before 2010." in none.text
     count = chat.ask("How many papers from 2023 are there?")
-    assert count.text.startswith(f"{DISTRACTORS + len(NEAR_TWINS):,} of the loaded papers are from 2023"), count.text
+    assert count.text.startswith(f"{DISTRACTORS + ADDED:,} of the loaded papers are from 2023"), count.text
 
 
 def test_how_many_papers_are_loaded(seed_chat):
@@ -1491,7 +1510,7 @@ def test_named_paper_routes_first_among_distractors(crowded_store, question, nam
     from rag import PaperChat
 
     chat = PaperChat(store_dir=crowded_store)
-    assert len(chat.papers()) == 38 + DISTRACTORS + len(NEAR_TWINS)
+    assert len(chat.papers()) == 38 + DISTRACTORS + ADDED
     answer = chat.ask(question)
     assert answer.papers[0].name == name and _cited(answer)[0] == name
 
@@ -1506,6 +1525,16 @@ def test_topic_absent_from_a_large_corpus_is_refused_naming_the_missing_word(cro
         answer = chat.ask(question)
         assert answer.refused and not answer.citations, answer.text
         assert f"“{word}”" in answer.text and "The closest papers are" in answer.text
+
+
+def test_a_paper_lacking_a_facet_of_the_question_does_not_answer_it_among_distractors(crowded_store):
+    """QuIP quantizes LLMs after training, to 2 bits: near "4-bit post-training quantization for vision-language
+    models", but not about them."""
+    from rag import PaperChat
+
+    chat = PaperChat(store_dir=crowded_store)
+    _assert_facet_unmet(chat, "Which paper proposes 4-bit post-training quantization for vision-language models?",
+                        "vision", "QuIP", "Which paper proposes 2-bit post-training quantization for large language models?")
 
 
 def test_rare_word_the_answering_paper_uses_does_not_block_the_answer(crowded_store):
