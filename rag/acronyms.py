@@ -35,6 +35,15 @@ def unit_names() -> dict[str, tuple[str, ...]]:
     return _read_table(UNITS_PATH)
 
 
+_AFTER_NUMBER = re.compile(r"(?<=\d)\s?([A-Za-z]+)\b")  # a unit symbol: "1.67 dB", "<4W"
+
+
+def units_named(text: str) -> list[str]:
+    """The names of the units the text measures in ("29/45/99 FPS at <4W": "frames per second", "watt")."""
+    units = unit_names()
+    return [name for unit in sorted(set(_AFTER_NUMBER.findall(text)) & units.keys()) for name in units[unit]]
+
+
 @lru_cache(maxsize=1)
 def plain_terms() -> list[tuple[re.Pattern, str]]:
     """Everyday phrases for the field's terms (rag/plain_terms.tsv): a pattern finding the phrase, and the term

@@ -13,7 +13,7 @@ import numpy as np
 from bm25s.stopwords import STOPWORDS_EN
 from Stemmer import Stemmer
 
-from rag.acronyms import field_acronyms
+from rag.acronyms import field_acronyms, units_named
 from rag.intent import DetailAsk
 from rag.retrieve import PaperHit
 from rag.types import Answer, Citation
@@ -267,7 +267,7 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
     for text, _ in sentences:
         names = [m.group() for m in _PROPER.finditer(text)
                  if m.group().lower() not in own and not _is_everyday_acronym(m.group().rstrip("s"))]
-        low = text.lower()
+        low = " ".join([text, *units_named(text)]).lower()  # "99 FPS" gives a number of frames
         if detail.wants_number and any(term in _COUNTED_AS and _COUNTED_AS[term].search(text) for term in detail.terms):
             return text
         has_term = any(_has_term(low, term) for term in detail.terms)

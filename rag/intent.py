@@ -509,6 +509,11 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     (r"\b(?:which|what) (?:\w+\s+)?(?:datasets|benchmarks)\b"
      r"|\b(?:which|what) (?:\w+\s+)?(?:dataset|benchmark)\s+(?:did|does|do|was|were|is|are)\b", "datasets",
      ("dataset", "benchmark", "corpus", "data"), False, True, ""),
+    # "How much money did it cost to put together?": a sum of money, stated only with its currency.
+    (r"\bhow much (?:money|did (?:it|they|this|that) (?:cost|spend))\b"
+     r"|\b(?:cost|budget|spen[dt]|price)\w*\b[^?]*\b(?:dollars?|usd|euros?|money)\b", "monetary cost",
+     ("cost", "dollar", "usd", "euro", "budget", "spen"), True, False,
+     r"[$€£]\s?\d|\b\d[\d,.]*\s?[kKmM]?\s?(?:USD|dollars?|euros?)\b"),
     (r"\bparameters?\b.*\bhow many\b|\bhow many parameters\b|\bmodel size\b", "model size",
      ("parameter", "param", "billion", "million"), True, False,
      # "1.3B parameters", "a 7-billion-parameter model", or a size in a model's name ("PERIA-8B"; "WebVid-10M" is

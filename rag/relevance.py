@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from rag.acronyms import broad_fields, field_acronyms, plain_terms, unit_names
+from rag.acronyms import broad_fields, field_acronyms, plain_terms, units_named
 from rag.extractive import content_words
 from rag.extractive import snowball_stem as _stem
 from store.embed import TOKENIZER_PATH
@@ -37,7 +37,6 @@ ASKING_WORDS = frozenset(
 )
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _CASED_WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
-_AFTER_NUMBER = re.compile(r"(?<=\d)\s?([A-Za-z]+)\b")  # a unit symbol: "1.67 dB", "<4W"
 # A question word matches an abstract word sharing this many leading letters ("restore" ~ "restoration").
 PREFIX = 5
 # A question word that at most ANCHOR_MAX_DF papers, and at most ANCHOR_MAX_SHARE of them, use ("GRPO" among 8k
@@ -569,8 +568,7 @@ class AcronymGlossary:
         forms = [f for w in sorted(words) if (w in known or (w.endswith("s") and w[:-1] in known))
                  and not re.search(rf"\({re.escape(w.rstrip('s'))}s?\)", text)  # defined there, maybe otherwise
                  for f in self.long_forms(w)]
-        units = unit_names()
-        forms += [name for unit in sorted(set(_AFTER_NUMBER.findall(text)) & units.keys()) for name in units[unit]]
+        forms += units_named(text)
         return f"{text} ({'; '.join(forms)})" if forms else text
 
     def in_own_words(self, question: str, text: str) -> str:

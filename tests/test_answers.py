@@ -1265,6 +1265,20 @@ def test_a_running_time_the_abstract_never_gives_is_said_missing(seed_chat):
     assert stated.kind == "lookup" and "29/45/99 FPS" in stated.text, stated.text
 
 
+def test_a_count_given_in_its_unit_symbol_is_stated(seed_chat):
+    """"how many frames per second": PhysDNet writes "29/45/99 FPS", which gives them."""
+    answer = seed_chat.ask("How many frames per second does PhysDNet run at?")
+    assert answer.kind == "lookup" and "29/45/99 FPS" in answer.citations[0].quote, answer.text
+
+
+def test_a_sum_of_money_the_abstract_never_gives_is_said_missing(seed_chat):
+    """PhysElite's abstract counts its problems and models, never what building it cost: no figure is quoted as the
+    cost."""
+    answer = seed_chat.ask("How much money did it cost to put together PhysElite?")
+    assert answer.kind == "not_stated" and "does not state the monetary cost" in answer.text, answer.text
+    assert _cited(answer) == ["PhysElite"], answer.text
+
+
 def test_models_evaluated_are_quoted_from_the_evaluation_not_the_setting(seed_chat):
     """"on which models?": PipeFSDP's first sentence names PyTorch and LLMs while setting the scene; the sentence on
     its evaluation ("dense and sparse LLMs (Llama3, Qwen3, and Qwen3-MoE)") answers."""
@@ -1655,6 +1669,21 @@ def test_a_paraphrase_finds_its_paper_among_distractors(crowded_store, question,
 def test_a_long_question_is_not_refused_for_one_word_of_its_wording(crowded_store, question, name):
     """"all-or-nothing", "throwing away": a rare word the paper does not use, in a question that describes the paper
     at length, is the asker's wording, not a topic missing from the corpus."""
+    from rag import PaperChat
+
+    answer = PaperChat(store_dir=crowded_store).ask(question)
+    assert not answer.refused and _cited(answer)[0] == name, answer.text
+
+
+@pytest.mark.parametrize("question, name", [
+    ("I need something for cleaning up foggy camera images on a low-power embedded board, ideally fusing a "
+     "near-infrared camera with a lidar. Anything like that?", "PhysDNet"),
+    ("We fine-tune a big pretrained robot policy and it basically ignores the camera and leans on joint readings, so "
+     "it misses fine alignment right when it's about to grasp. Is there some plug-in fix for that?",
+     "Phase-Adaptive Fusion (PAF)"),
+])
+def test_a_paraphrase_standing_clear_of_thousands_of_papers_is_answered(crowded_store, question, name):
+    """In everyday words the question matches its paper only loosely, but no other of the 2,000 comes close."""
     from rag import PaperChat
 
     answer = PaperChat(store_dir=crowded_store).ask(question)
