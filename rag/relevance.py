@@ -61,10 +61,11 @@ CLIPPED_MIN_LETTERS = 6
 # contracts" 0.57, "tai chi" 10). Measured on the rare and absent words of bench/questions.jsonl at 8.4k papers.
 SALIENCE_MIN = 0.45
 # A question word the answering paper never uses, and whose removal brings the question this much closer to the paper
-# (its best sentence's similarity plus its whole abstract's), is a facet of the question the paper lacks: "KV cache
-# of speech recognition models" asked of a paper on LLM KV caches, "4-bit quantization for vision-language models" of
-# one on LLMs. The asker's own phrasing of a paper's topic moves it at most 0.075 ("looking", "percent" aside), the
-# missing facets of off-topic questions 0.09 to 0.23 (bench/questions.jsonl, seeds alone and at 8.4k papers).
+# (its best sentence's similarity plus its whole abstract's), is a facet of the question the paper lacks: "quantum" in
+# "neural decoders for quantum error correction codes" asked of an LDPC-decoding paper (0.23), "vision" in "4-bit
+# quantization for vision-language models" of one on LLMs (0.16). The asker's own wording of a paper's topic moved it
+# at most 0.074 ("looking") on bench/questions.jsonl, seeds alone and at 8.4k papers; "speech" in "the KV cache of
+# speech recognition models", asked of an LLM KV-cache paper, moves it 0.086 and is missed.
 FACET_SHIFT = 0.09
 # Words this long that are one typo from a corpus word are taken for that word, not for an absent topic.
 TYPO_MIN_LETTERS = 7

@@ -547,6 +547,12 @@ class QuestionRouter:
         """What the paper's abstract says, its acronyms also spelled out ("NIR": "near-infrared")."""
         return self.chat.glossary.with_long_forms(paper.text)
 
+    def said_to(self, question: str, paper: Paper) -> str:
+        """What the paper says, also in the question's everyday words for its terms ("graphics chips": a paper on GPUs
+        says it)."""
+        text = self.said(paper)
+        return f"{text} {says_plainly(question, text)}"
+
     def answerable(self, scored: list[tuple[float, PaperHit]], margin: float = CITE_MARGIN,
                    clear_min: float = CLEAR_MIN) -> list[PaperHit]:
         """For a question naming no paper: the rescored candidates that answer it, best first, or none (then we
@@ -584,8 +590,7 @@ class QuestionRouter:
         absent = absent_terms(question, self.chat.term_stats)
         rare = rare_terms(question, self.chat.term_stats)
 
-        texts = [self.said(paper_of(a)) for a in answers]
-        texts = [f"{text} {says_plainly(question, text)}" for text in texts]  # "graphics chips": a paper on GPUs says it
+        texts = [self.said_to(question, paper_of(a)) for a in answers]
         own = [stems(text) for text in texts]
         # a word an acronym's long form says is not absent ("scanner": a paper writing "LiDAR" says it)
         spelled_out = set().union(*(stems(text[len(paper_of(a).text):]) for a, text in zip(answers, texts)))
@@ -612,7 +617,7 @@ class QuestionRouter:
     def with_every_facet(self, question: str, answers: list[PaperHit], details: list[DetailAsk]
                          ) -> tuple[list[PaperHit], str]:
         """The answers lacking no facet of the question's topic (relevance.unmet_facets), and, when all lack one, that
-        facet in one sentence: a paper on LLM KV caches does not answer "the KV cache of speech recognition models".
+        facet in one sentence: QuIP, on quantizing LLMs, does not answer "4-bit quantization for vision-language models".
         The details asked for ("which GPUs", "on Pythia?") are no facet: saying an abstract lacks them is the answer's
         job."""
         asked = [term for d in details for term in d.terms if term]
@@ -623,8 +628,7 @@ class QuestionRouter:
         sentences = self.chat.store.sentences([paper.paper_id for paper in papers])
         unsaid, vectors = [], []
         for paper in papers:
-            text = self.said(paper)
-            text = f"{text} {says_plainly(question, text)}"
+            text = self.said_to(question, paper)
             own = stems(text)
             missing = [w for w in words if not mentions_term(w, own) and not any(
                 all(mentions_term(part, own) for part in question_terms(form))
