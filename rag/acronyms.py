@@ -11,6 +11,7 @@ ACRONYMS_PATH = Path(__file__).with_name("acronyms.tsv")
 UNITS_PATH = Path(__file__).with_name("units.tsv")
 PLAIN_TERMS_PATH = Path(__file__).with_name("plain_terms.tsv")
 BROAD_FIELDS_PATH = Path(__file__).with_name("broad_fields.tsv")
+MODALITIES_PATH = Path(__file__).with_name("modalities.tsv")
 
 
 def _read_table(path: Path) -> dict[str, tuple[str, ...]]:
@@ -56,6 +57,13 @@ def broad_fields() -> list[tuple[re.Pattern, re.Pattern]]:
     """Broad fields (rag/broad_fields.tsv): a pattern finding the broad word in a question, and one finding the
     field's narrower terms in an abstract ("biomedical" -> "pathology", "single-cell", ...)."""
     return [(_whole_words(broad), _whole_words(narrow)) for broad, narrow in _rows(BROAD_FIELDS_PATH)]
+
+
+@lru_cache(maxsize=1)
+def modalities() -> list[tuple[str, re.Pattern, re.Pattern]]:
+    """Kinds of data (rag/modalities.tsv): the kind's name, a pattern finding it in a question, and one finding it
+    in an abstract ("speech recognition" -> "speech", "spoken", "audio", ...)."""
+    return [(name, _whole_words(asked), _whole_words(written)) for name, asked, written in _rows(MODALITIES_PATH)]
 
 
 def _rows(path: Path) -> list[list[str]]:

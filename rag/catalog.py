@@ -27,7 +27,9 @@ _USED_AS_MODIFIER = re.compile(r"-(?:[a-z]+ed|based|like|style|free|driven|aware
 _NAME_SLOT = re.compile(r"^\W*(?:tl;?dr|what\s+is|what's|summari[sz]e|describe)\W+(?P<alone>[\w-]+)\W*$"
                         r"|(?P<left>[\w-]+)\s+(?:vs\.?|versus)\s+(?P<right>[\w-]+)", re.I)
 # A name made of ordinary words ("Graph Neural Networks") names its paper only while at most this many abstracts
-# use the phrase; used by more, it is a topic ("... with graph neural networks?"), not a pointer to one paper.
+# use the phrase; used by more, it is a topic ("... with graph neural networks?"), not a pointer to one paper. So is
+# a one-word name that many abstracts write: the verb "prune" is not the paper PRUNE, nor the technique LoRA the
+# dataset paper named LoRA; only a spelling of it, not in lower case, that few abstracts write names the paper.
 MAX_PHRASE_PAPERS = 3
 
 
@@ -119,6 +121,7 @@ class PaperCatalog:
         self._by_exact_lower: dict[str, set[str]] = defaultdict(set)  # the same, for a name slot (_NAME_SLOT)
         self._plain: set[str] = set()  # aliases that are phrases of ordinary words
         self._phrase_papers: dict[str, int] = {}
+        self._word_papers: dict[tuple[str, bool], int] = {}
         self._normalised_texts: list[str] = []
         self._lower_texts: dict[str, str] = {}
         self._by_deletion: dict[str, set[str]] = {}  # long multi-word names by each one-letter deletion (lazy)
@@ -135,6 +138,7 @@ class PaperCatalog:
             if is_plain_phrase(name):
                 self._plain.add(normalise(name))
         self._phrase_papers.clear()
+        self._word_papers.clear()
         self._normalised_texts.clear()
         self._lower_texts.clear()
         self._by_deletion.clear()
@@ -168,6 +172,8 @@ class PaperCatalog:
                 alias = "".join(span).lower()
                 hits = self._by_alias.get(alias, set()) if self._names_a_paper(alias) else set()
                 if size == 1:
+                    if hits and not self._names_one_paper(span[0]):
+                        hits = set()
                     hits = hits | self._by_exact.get(span[0], set())
                 elif not hits and len(alias) >= MIN_FUZZY_CHARS:
                     hits = self._one_edit_from(alias)
@@ -205,6 +211,21 @@ class PaperCatalog:
                         self._by_deletion.setdefault(variant, set()).add(alias)
         aliases = set().union(*(self._by_deletion.get(v, set()) for v in {text} | _deletions(text)))
         return set().union(*(self._by_alias.get(a, set()) for a in aliases if self._names_a_paper(a)))
+
+    def _names_one_paper(self, word: str) -> bool:
+        """Does a one-word name, as the question spells it, point to its paper rather than a word or technique many
+        abstracts write ("prune", "LoRA", "SVRG")?"""
+        if self._papers_writing(word.lower(), exact=False) <= MAX_PHRASE_PAPERS:
+            return True
+        return not word.islower() and self._papers_writing(word, exact=True) <= MAX_PHRASE_PAPERS
+
+    def _papers_writing(self, word: str, exact: bool) -> int:
+        """How many abstracts write the word whole (in exactly that case when ``exact``)."""
+        if (word, exact) not in self._word_papers:
+            pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
+            texts = (p.text for p in self.papers.values()) if exact else self.lower_texts().values()
+            self._word_papers[word, exact] = sum(1 for text in texts if word in text and pattern.search(text))
+        return self._word_papers[word, exact]
 
     def _names_a_paper(self, alias: str) -> bool:
         if alias not in self._plain:

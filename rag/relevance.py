@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from rag.acronyms import broad_fields, field_acronyms, plain_terms, units_named
+from rag.acronyms import broad_fields, field_acronyms, modalities, plain_terms, units_named
 from rag.extractive import content_words
 from rag.extractive import snowball_stem as _stem
 from store.embed import TOKENIZER_PATH
@@ -477,6 +477,21 @@ def unmet_facets(question: str, unsaid: list[list[str]], sentence_vectors: list[
         closeness = (vectors @ sentences.T).max(axis=1) + vectors @ gist  # best sentence + whole abstract
         facets.append([w for w in paper_words if closeness[row[w]] - closeness[0] >= FACET_SHIFT])
     return facets
+
+
+def unmet_modalities(question: str, text: str) -> list[str]:
+    """The kinds of data the question confines its topic to (rag/modalities.tsv) that the text never writes of:
+    ["speech or audio"] for "Which paper compresses the KV cache of speech recognition models?" asked of a KV-cache
+    paper on text LLMs. A kind named in one of several alternatives ("speech or images") confines nothing."""
+    outside = question
+    for group in alternative_groups(question):
+        for phrase in group:
+            for word in phrase:
+                outside = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", outside, flags=re.IGNORECASE)
+    groups = [[" ".join(phrase) for phrase in group] for group in alternative_groups(question)]
+    return [name for name, asked, written in modalities()
+            if (asked.search(outside) or any(all(asked.search(p) for p in group) for group in groups))
+            and not written.search(text)]
 
 
 def _without_word(text: str, word: str) -> str:

@@ -29,6 +29,7 @@ from rag.relevance import (
     ASKING_WORDS, GAP_MIN_PAPERS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members,
     defines_otherwise, dictionary_words, essential_words, example_members, in_broad_fields, mentions_term,
     question_terms, rare_terms, resource_members, says_plainly, stems, topic_coverage, topic_words, unmet_facets,
+    unmet_modalities,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -312,6 +313,8 @@ class QuestionRouter:
                 chosen, gap = self.without_gaps(question, chosen, lambda h: h.paper, half_will_do=lead >= CLEAR_MARGIN)
             if lead < DECISIVE_MARGIN and chosen:
                 chosen, gap = self.with_every_facet(question, chosen, intent.details)
+            if chosen:
+                chosen, gap = self.on_asked_data(question, chosen)
         if not chosen:
             return refusal(hits, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
@@ -641,6 +644,16 @@ class QuestionRouter:
             return kept, ""
         lacking = next(facets for facets in unmet if facets)
         return [], f"The papers nearest to it never mention “{lacking[0]}”."
+
+    def on_asked_data(self, question: str, answers: list[PaperHit]) -> tuple[list[PaperHit], str]:
+        """The answers on every kind of data the question confines its topic to (relevance.unmet_modalities), and,
+        when none is, that kind in one sentence: a KV-cache paper on text LLMs does not answer "KV-cache compression
+        for speech recognition models", however near its wording; nor does a lead make it so."""
+        unmet = [unmet_modalities(question, self.said_to(question, answer.paper)) for answer in answers]
+        kept = [answer for answer, kinds in zip(answers, unmet) if not kinds]
+        if kept:
+            return kept, ""
+        return [], f"The papers nearest to it are not on {unmet[0][0]}."
 
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:

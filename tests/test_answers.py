@@ -1321,6 +1321,24 @@ def test_a_paper_lacking_a_facet_of_the_question_does_not_answer_it(seed_chat):
                         "Is there anything on calibrating the confidence of graph neural networks?")
 
 
+@pytest.mark.parametrize("question, kind, closest, answered_by", [
+    ("Which paper compresses the KV cache of speech recognition models?", "speech or audio", "PatchKV",
+     "Which paper compresses the KV cache of large language models?"),
+    ("Is there a benchmark for evaluating multimodal LLMs on chemistry olympiad problems?", "molecules or chemistry",
+     "PhysElite", "Is there a benchmark for evaluating multimodal LLMs on physics olympiad problems?"),
+])
+def test_a_paper_on_other_data_than_the_question_asks_of_does_not_answer_it(seed_chat, question, kind, closest,
+                                                                          answered_by):
+    """PatchKV compresses the KV cache of text LLMs and PhysElite is a physics benchmark: however close their
+    wording, neither answers a question confined to speech or to chemistry; the refusal says what kind of data the
+    nearest papers are not on and names them."""
+    answer = seed_chat.ask(question)
+    assert answer.refused and not answer.citations, answer.text
+    assert f"not on {kind}" in answer.text and closest in answer.text.split("The closest papers are")[1], answer.text
+    answer = seed_chat.ask(answered_by)
+    assert not answer.refused and _cited(answer)[0] == closest, answer.text
+
+
 def test_a_list_that_finds_nothing_names_the_papers_nearest_its_topic(seed_chat):
     near = seed_chat.ask("Which papers segment organs in CT scans?")
     assert near.refused and "The closest papers are: PathView-Bench" in near.text, near.text
@@ -1756,6 +1774,10 @@ def test_everyday_phrases_are_searched_in_the_fields_terms(seed_chat):
     ("Which paper checks whether picture-reading AI can be talked into harmful answers once a photo is added?",
      "JRS-Rem"),
     ("Is there a test for AI where it has to spot the differences between two videos?", "ViDiC-1K"),
+    ("Once I prune the attention cache hard on long docs, answers fall apart. Who folds the document into a small "
+     "weight update to make up for it?", "PatchKV"),
+    ("Any paper that rebuilds people and their surroundings from one video, using body contact so nobody floats "
+     "above the floor?", "UniCon3R"),
 ])
 def test_a_question_in_everyday_words_finds_its_paper(seed_chat, question, name):
     """Asked as someone outside the field would ask (all five were refused): "chatbot models" are large language

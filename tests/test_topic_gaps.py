@@ -94,6 +94,29 @@ def test_a_name_of_ordinary_words_names_its_paper_only_while_rare(corpus):
     assert named == ["Phase-Adaptive Fusion (PAF)"]
 
 
+def test_a_one_word_name_many_abstracts_write_is_a_word_not_a_paper(corpus):
+    """Distractors are named PRUNE (a network embedding) and LoRA (a logical-reasoning dataset): the verb "prune" and
+    the fine-tuning technique LoRA, which many abstracts write, name neither; "PRUNE" in capitals, which no other
+    abstract writes, still names its paper."""
+    catalog = PaperCatalog(corpus[0])
+    for question in ("Looking for a robot policy that learns to prune grapevines in a vineyard from a few demonstrations.",
+                     "Has anyone fine-tuned an LLM with LoRA to pull fields out of shipping paperwork?"):
+        assert catalog.named_in(question) == [], [catalog.papers[p].name for p in catalog.named_in(question)]
+    assert [catalog.papers[p].name for p in catalog.named_in("What is PRUNE?")] == ["PRUNE"]
+
+
+def test_a_kind_of_data_the_question_confines_it_to_must_be_in_the_paper():
+    from rag.relevance import unmet_modalities
+
+    text_llm = "We compress the KV cache of large language models and recover accuracy on long-context tasks."
+    assert unmet_modalities("Which paper compresses the KV cache of speech recognition models?", text_llm) == [
+        "speech or audio"]
+    assert unmet_modalities("Which paper compresses the KV cache of LLMs?", text_llm) == []
+    assert unmet_modalities("Any KV-cache compression for speech/audio models?", text_llm) == ["speech or audio"]
+    assert unmet_modalities("Any KV-cache compression for speech recognition or language models?", text_llm) == []
+    assert unmet_modalities("KV-cache compression for spoken dialogue?", text_llm + " We test on speech.") == []
+
+
 def test_or_joins_alternatives_a_paper_needs_only_one_of(stats):
     from rag.relevance import alternative_groups, question_terms, topic_coverage
 
