@@ -1326,6 +1326,8 @@ def test_a_paper_lacking_a_facet_of_the_question_does_not_answer_it(seed_chat):
      "Which paper compresses the KV cache of large language models?"),
     ("Is there a benchmark for evaluating multimodal LLMs on chemistry olympiad problems?", "molecules or chemistry",
      "PhysElite", "Is there a benchmark for evaluating multimodal LLMs on physics olympiad problems?"),
+    ("Is there a lightweight dehazing method for satellite images?", "satellite or aerial imagery", "PhysDNet",
+     "Is there a lightweight dehazing method for camera images?"),
 ])
 def test_a_paper_on_other_data_than_the_question_asks_of_does_not_answer_it(seed_chat, question, kind, closest,
                                                                           answered_by):
