@@ -50,6 +50,9 @@ ANCHOR_MAX_SHARE = 0.001
 # bench/questions.jsonl with the 8,434 NeurIPS distractors.
 GAP_MIN_PAPERS = 2000
 GAP_RARE_SHARE = 0.0015
+# How many words around "or" make the alternative a kind of data is offered against ("a single image or monocular
+# video").
+ALTERNATIVE_WORDS = 3
 # A word of an abstract means nearly the same as a question word at this MiniLM cosine ("fragile" ~ "brittle" 0.72;
 # "lip" ~ "head" 0.41 is not).
 SYNONYM_MIN = 0.6
@@ -482,16 +485,23 @@ def unmet_facets(question: str, unsaid: list[list[str]], sentence_vectors: list[
 def unmet_modalities(question: str, text: str) -> list[str]:
     """The kinds of data the question confines its topic to (rag/modalities.tsv) that the text never writes of:
     ["speech or audio"] for "Which paper compresses the KV cache of speech recognition models?" asked of a KV-cache
-    paper on text LLMs. A kind named in one of several alternatives ("speech or images") confines nothing."""
-    outside = question
-    for group in alternative_groups(question):
-        for phrase in group:
-            for word in phrase:
-                outside = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", outside, flags=re.IGNORECASE)
-    groups = [[" ".join(phrase) for phrase in group] for group in alternative_groups(question)]
+    paper on text LLMs. A kind offered as one alternative ("from a single image or monocular video") confines
+    nothing."""
     return [name for name, asked, written in modalities()
-            if (asked.search(outside) or any(all(asked.search(p) for p in group) for group in groups))
+            if any(not _offered_as_alternative(question, mention, asked) for mention in asked.finditer(question))
             and not written.search(text)]
+
+
+def _offered_as_alternative(question: str, mention: re.Match, kind: re.Pattern) -> bool:
+    """Is the mention joined by "or" or a slash to a phrase of up to ALTERNATIVE_WORDS words not of the same kind
+    ("speech or images": yes; "speech/audio": no)?"""
+    before = re.findall(r"[\w-]+|/", question[: mention.start()])[-ALTERNATIVE_WORDS - 1:]
+    after = re.findall(r"[\w-]+|/", question[mention.end():])[: ALTERNATIVE_WORDS + 1]
+    joined_before = [i for i, t in enumerate(before) if t.lower() in ("or", "/")]
+    joined_after = [i for i, t in enumerate(after) if t.lower() in ("or", "/")]
+    others = ([" ".join(before[: joined_before[-1]])] if joined_before else []) + (
+        [" ".join(after[joined_after[0] + 1:])] if joined_after else [])
+    return any(other and not kind.search(other) for other in others)
 
 
 def _without_word(text: str, word: str) -> str:

@@ -314,7 +314,7 @@ class QuestionRouter:
             if lead < DECISIVE_MARGIN and chosen:
                 chosen, gap = self.with_every_facet(question, chosen, intent.details)
             if chosen:
-                chosen, gap = self.on_asked_data(question, chosen)
+                chosen, gap = self.on_asked_data(question, chosen, lambda h: h.paper)
         if not chosen:
             return refusal(hits, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
@@ -645,11 +645,11 @@ class QuestionRouter:
         lacking = next(facets for facets in unmet if facets)
         return [], f"The papers nearest to it never mention “{lacking[0]}”."
 
-    def on_asked_data(self, question: str, answers: list[PaperHit]) -> tuple[list[PaperHit], str]:
+    def on_asked_data(self, question: str, answers: list[T], paper_of: Callable[[T], Paper]) -> tuple[list[T], str]:
         """The answers on every kind of data the question confines its topic to (relevance.unmet_modalities), and,
         when none is, that kind in one sentence: a KV-cache paper on text LLMs does not answer "KV-cache compression
         for speech recognition models", however near its wording; nor does a lead make it so."""
-        unmet = [unmet_modalities(question, self.said_to(question, answer.paper)) for answer in answers]
+        unmet = [unmet_modalities(question, self.said_to(question, paper_of(answer))) for answer in answers]
         kept = [answer for answer, kinds in zip(answers, unmet) if not kinds]
         if kept:
             return kept, ""
@@ -712,6 +712,8 @@ class QuestionRouter:
         listed = in_broad_fields(listing_topic(question), listed, lambda x: x.hit.paper.text)
         listed = sorted(listed, key=lambda x: x.score, reverse=True)[:WHICH_MAX_PAPERS]
         listed, gap = self.without_gaps(question, listed, lambda item: item.hit.paper)
+        if listed:
+            listed, gap = self.on_asked_data(question, listed, lambda item: item.hit.paper)
         for name in _ruled_out_names(question):  # "(not Qwen2.5)": a paper listed for using it is not wanted
             ruled_out = re.compile(rf"(?<!\w){re.escape(name)}", re.IGNORECASE)
             listed = [x for x in listed if x.hit.paper.paper_id in users or not ruled_out.search(x.hit.paper.text)]

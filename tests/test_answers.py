@@ -1341,6 +1341,13 @@ def test_a_paper_on_other_data_than_the_question_asks_of_does_not_answer_it(seed
     assert not answer.refused and _cited(answer)[0] == closest, answer.text
 
 
+def test_a_list_lists_only_papers_on_the_data_it_asks_for(seed_chat):
+    listing = seed_chat.ask("Which papers compress the KV cache of speech recognition models?")
+    assert listing.refused and "not on speech or audio" in listing.text, listing.text
+    listing = seed_chat.ask("Which papers compress the KV cache of LLMs?")
+    assert not listing.refused and _cited(listing) == ["PatchKV"], listing.text
+
+
 def test_a_list_that_finds_nothing_names_the_papers_nearest_its_topic(seed_chat):
     near = seed_chat.ask("Which papers segment organs in CT scans?")
     assert near.refused and "The closest papers are: PathView-Bench" in near.text, near.text

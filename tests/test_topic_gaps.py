@@ -115,6 +115,10 @@ def test_a_kind_of_data_the_question_confines_it_to_must_be_in_the_paper():
     assert unmet_modalities("Any KV-cache compression for speech/audio models?", text_llm) == ["speech or audio"]
     assert unmet_modalities("Any KV-cache compression for speech recognition or language models?", text_llm) == []
     assert unmet_modalities("KV-cache compression for spoken dialogue?", text_llm + " We test on speech.") == []
+    layout = "We estimate 3D scene layouts from a single image."
+    assert unmet_modalities("Which papers recover 3D scene structure from a single image or monocular video?",
+                            layout) == []
+    assert unmet_modalities("Which papers recover 3D scene structure from monocular video?", layout) == ["video"]
 
 
 def test_or_joins_alternatives_a_paper_needs_only_one_of(stats):
