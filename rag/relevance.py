@@ -50,8 +50,8 @@ ANCHOR_MAX_SHARE = 0.001
 # bench/questions.jsonl with the 8,434 NeurIPS distractors.
 GAP_MIN_PAPERS = 2000
 GAP_RARE_SHARE = 0.0015
-# How many words around "or" make the alternative a kind of data is offered against ("a single image or monocular
-# video").
+# How many words beside an "or" or a slash are read as the alternative a kind of data is offered against ("a single
+# image or monocular video").
 ALTERNATIVE_WORDS = 3
 # A word of an abstract means nearly the same as a question word at this MiniLM cosine ("fragile" ~ "brittle" 0.72;
 # "lip" ~ "head" 0.41 is not).
