@@ -70,10 +70,11 @@ def states_nothing(sentence: str) -> bool:
     return bool(_BOILERPLATE.search(sentence) or _RELEASE.search(sentence))
 
 
-def content_words(text: str) -> set[str]:
+@lru_cache(maxsize=1 << 16)  # abstract sentences are scored again for every question that reaches them
+def content_words(text: str) -> frozenset[str]:
     """Lower-cased words of a text that carry meaning (no stopwords, no "don't", "model's" -> "model")."""
     text = _CLITIC.sub("", _NEGATED_AUXILIARY.sub(" ", text.lower()))
-    return {w for w in _WORD.findall(text) if w not in _STOP and len(w) > 1}
+    return frozenset(w for w in _WORD.findall(text) if w not in _STOP and len(w) > 1)
 
 
 def _prefix(word: str) -> str:

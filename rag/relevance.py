@@ -112,8 +112,14 @@ _CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 def coined_parts(text: str) -> set[str]:
     """The lower-cased parts of the coined names in a text ("PhyProbe": "phy", "probe"; "PatchKV": "patch", "kv")."""
-    return {part.lower() for w in _CASED_WORD.findall(text) if any(c.isupper() for c in w[1:])
+    return {part.lower() for w in _CASED_WORD.findall(text) if w[1:] != w[1:].lower()
             for part in _CAMEL_PART.findall(w)}
+
+
+@lru_cache(maxsize=1 << 14)  # a list scores the same abstracts question after question
+def word_prefixes(text: str) -> frozenset[str]:
+    """The prefix keys of a text's words (see ``_words``)."""
+    return frozenset(prefix_key(w) for w in _words(text))
 
 
 def _words(text: str) -> set[str]:
@@ -142,7 +148,7 @@ def anchor_share(anchors: list[str], text: str) -> float:
     """Share of the anchor words the text contains (0 when there are none)."""
     if not anchors:
         return 0.0
-    prefixes = {prefix_key(w) for w in _words(text)}
+    prefixes = word_prefixes(text)
     return sum(prefix_key(a) in prefixes for a in anchors) / len(anchors)
 
 
@@ -152,7 +158,7 @@ def topic_coverage(terms: list[str], text: str, stats: TermStats, alternatives: 
     group count once, by the phrase the text covers best ("spiking neural networks or the visual cortex")."""
     if not terms:
         return 1.0
-    prefixes = {prefix_key(w) for w in _words(text)}
+    prefixes = word_prefixes(text)
 
     def weight_and_hit(term: str) -> tuple[float, bool]:
         parts = [p for p in term.split("-") if len(p) > 2 and p in content_words(p)] or [term]

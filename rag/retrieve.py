@@ -7,11 +7,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from llama_index.core import VectorStoreIndex
 from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
-from llama_index.core.vector_stores import FilterOperator, MetadataFilter, MetadataFilters
+from llama_index.core.vector_stores import FilterOperator, MetadataFilter, MetadataFilters, VectorStoreQuery
 from llama_index.retrievers.bm25 import BM25Retriever
 from llama_index.vector_stores.chroma import ChromaVectorStore
 
@@ -125,6 +127,14 @@ class HybridRetriever:
         for hit in ranked:
             hit.paper = hit.paper.with_score(round(hit.relevance, 4))
         return ranked
+
+    def nearest_papers(self, vector: np.ndarray, sentences: int, filters: PaperFilters | None = None) -> list[str]:
+        """Ids of the papers of the ``sentences`` sentences nearest ``vector``, nearest first; the filters apply in
+        the search, so a year's papers are not crowded out by other years'."""
+        query = VectorStoreQuery(query_embedding=vector.tolist(), similarity_top_k=sentences,
+                                 filters=(filters or PaperFilters()).to_metadata_filters())
+        found = self._index.vector_store.query(query)
+        return list(dict.fromkeys(node.metadata["paper_id"] for node in found.nodes))
 
     def _dense(self, question: str, filters: PaperFilters) -> list[NodeWithScore]:
         retriever = self._index.as_retriever(

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
+
+import numpy as np
 from urllib.parse import urlsplit
 
 from store.errors import EmbedderMismatch, PaperChatError
@@ -15,6 +18,9 @@ from store.settings import Settings, disable_telemetry
 WRITE_BATCH = 4000
 # Sentence ids tried per paper when reading a paper's sentences (abstracts run to ~30 sentences).
 SENTENCE_PROBE = 32
+# Papers whose sentences (with vectors) are kept in memory once read: a list question reads hundreds, and the next
+# question on a near topic many of the same (~10 sentences of 384 floats a paper: ~60 MB at most).
+SENTENCE_CACHE_PAPERS = 4096
 # Collection metadata key incremented by every ingest that changes something (BM25 keys on it).
 GENERATION_KEY = "paperchat:generation"
 
@@ -73,6 +79,9 @@ class PaperStore:
             f"{name}-papers", schema=_schema(), metadata={GENERATION_KEY: 0, **identity}
         )
         self._check_identity(self.chunks.metadata or {})
+        self._sentence_cache: OrderedDict[str, list[tuple[str, Any]]] = OrderedDict()
+        self._sentence_lock = threading.Lock()
+        self._sentence_epoch = 0  # bumped by every write, so a read that overlapped one is not cached
 
     def _check_identity(self, meta: dict[str, Any]) -> None:
         built_with = (meta.get("paperchat:embed_model"), meta.get("paperchat:dimension"))
@@ -126,7 +135,26 @@ class PaperStore:
             yield from zip(got["ids"], got["documents"], got["metadatas"])
 
     def sentences(self, paper_ids: list[str]) -> dict[str, list[tuple[str, Any]]]:
-        """Each paper's sentences in order, as (text, vector)."""
+        """Each paper's sentences in order, as (text, vector); read from Chroma once, then from memory."""
+        with self._sentence_lock:
+            known = {pid: self._sentence_cache[pid] for pid in paper_ids if pid in self._sentence_cache}
+            for pid in known:
+                self._sentence_cache.move_to_end(pid)
+            epoch = self._sentence_epoch
+        read = self._read_sentences([pid for pid in paper_ids if pid not in known])
+        with self._sentence_lock:
+            if epoch == self._sentence_epoch:
+                self._sentence_cache.update(read)
+            while len(self._sentence_cache) > SENTENCE_CACHE_PAPERS:
+                self._sentence_cache.popitem(last=False)
+        return {pid: known[pid] if pid in known else read[pid] for pid in paper_ids}
+
+    def _forget_sentences(self) -> None:
+        with self._sentence_lock:
+            self._sentence_cache.clear()
+            self._sentence_epoch += 1
+
+    def _read_sentences(self, paper_ids: list[str]) -> dict[str, list[tuple[str, Any]]]:
         if not paper_ids:
             return {}
         from store.chunk import chunk_id
@@ -150,13 +178,14 @@ class PaperStore:
             rows += zip(got["metadatas"], got["documents"], got["embeddings"])
         rows.sort(key=lambda r: (r[0]["paper_id"], int(r[0].get("sentence", 0))))
         out: dict[str, list[tuple[str, Any]]] = {pid: [] for pid in paper_ids}
-        for meta, text, vector in rows:
-            out[meta["paper_id"]].append((text, vector))
+        for meta, text, vector in rows:  # a copy, so the cache does not keep Chroma's whole batch array alive
+            out[meta["paper_id"]].append((text, np.array(vector, dtype=np.float32)))
         return out
 
     # ---- writes ----
     def delete_papers(self, paper_ids: list[str]) -> None:
         """Remove the chunks and registry records of these papers."""
+        self._forget_sentences()
         for start in range(0, len(paper_ids), WRITE_BATCH):
             batch = paper_ids[start : start + WRITE_BATCH]
             self.chunks.delete(where={"paper_id": {"$in": batch}})
@@ -169,6 +198,7 @@ class PaperStore:
 
     def trim_chunks(self, paper_ids: list[str], keep: set[str]) -> None:
         """Delete these papers' chunks whose ids are not in ``keep`` (old extra sentences, crash leftovers)."""
+        self._forget_sentences()
         for start in range(0, len(paper_ids), WRITE_BATCH):
             got = self.chunks.get(where={"paper_id": {"$in": paper_ids[start : start + WRITE_BATCH]}}, include=[])
             stale = [i for i in got["ids"] if i not in keep]
@@ -176,6 +206,7 @@ class PaperStore:
                 self.chunks.delete(ids=stale[s : s + WRITE_BATCH])
 
     def add_chunks(self, ids: list[str], texts: list[str], metas: list[dict], vectors: Iterable) -> None:
+        self._forget_sentences()
         vectors = list(vectors)
         for start in range(0, len(ids), WRITE_BATCH):
             end = start + WRITE_BATCH

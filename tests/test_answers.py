@@ -1521,6 +1521,37 @@ def test_years_in_the_question_filter_the_papers(crowded_store):
     assert count.text.startswith(f"{DISTRACTORS + ADDED:,} of the loaded papers are from 2023"), count.text
 
 
+def test_a_list_counts_the_papers_a_scan_of_every_paper_finds(crowded_store, monkeypatch):
+    """"Found N papers" over a crowded store: N is what scoring every stored sentence finds, not only those of the
+    papers nearest the question (300 nearest sentences counted 87 of 163 papers on graph neural networks)."""
+    import rag.route
+    from rag import PaperChat
+
+    chat = PaperChat(store_dir=crowded_store)
+    question = "Which papers are about graph neural networks?"
+
+    def found() -> int:
+        answer = chat.ask(question)
+        match = re.match(r"Found (\d+) papers above the relevance cut-off", answer.text)
+        assert match, answer.text
+        return int(match.group(1))
+
+    counted = found()
+    monkeypatch.setattr(rag.route, "LISTING_SENTENCES", chat.store.chunk_count())
+    assert counted >= 0.95 * found()
+
+
+def test_the_years_asked_for_are_searched_not_only_filtered_after(crowded_store):
+    """The nearest sentences of the years a question asks for, however many papers of other years are nearer."""
+    from rag import PaperChat, PaperFilters
+
+    chat = PaperChat(store_dir=crowded_store)
+    vector = chat.question_vec("graph neural networks")
+    nearest = chat.retriever.nearest_papers(vector, 100, PaperFilters(year_min=2024))
+    assert nearest and {chat.catalog.papers[pid].year for pid in nearest} == {2026}
+    assert 2023 in {chat.catalog.papers[pid].year for pid in chat.retriever.nearest_papers(vector, 100)}
+
+
 def test_how_many_papers_are_loaded(seed_chat):
     answer = seed_chat.ask("How many papers are loaded?")
     assert answer.text == "38 papers are loaded: NeurIPS 2026 (38)." and not answer.refused
