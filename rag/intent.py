@@ -102,12 +102,13 @@ _COMPARE_WITH = re.compile(r"\b(compar\w*|contrast\w*|differ\w*|relates?)\s+(?:i
                            r"(?:to|with|against|from)\s+", re.I)
 _COMPARE_THEN_WITH = re.compile(r"\b((?:compar|contrast)\w*\b.*?)\s+(?:with|against)\s+", re.I)
 _VERSUS = re.compile(r"\s(?:vs\.?|versus)\s", re.I)
-# A side ends where the question about it starts.
+# A side ends where the question about it starts ("... differ", not "spotting fine-grained differences in video pairs").
 _AFTER_PAPER_NOUN = r"(?<!paper)(?<!\bone)(?<!work)(?<!study)"
 _SIDE_END = re.compile(
     rf"{_AFTER_PAPER_NOUN}\s+comparing\b"  # "the paper comparing X with Y" describes a paper
-    r"|\s+(?:compar(?!ing)\w*|differ\w*|both|each|all|in terms of|in what|in how|regarding|with respect to|do|does|did"
-    r"|are|is|relate|stack up|deal|use|rely|have|has|share|look(?:s|ed)?\s+at)\b"
+    r"|\s+(?:compar(?!ing)\w*|differ(?!ences?\s+(?:in|of|among|across)\b)\w*|both|each|all|in terms of|in what"
+    r"|in how|regarding|with respect to|do|does|did|are|is|relate|stack up|deal|use|rely|have|has|share"
+    r"|look(?:s|ed)?\s+at)\b"
     r"|[:?.!(]|\s[-\u2013\u2014]+\s"  # or a dash
     rf"|{_AFTER_PAPER_NOUN}(?<!that)(?<!which)\s+claim\w*\b",  # so does "the paper claiming ..."
     re.I,

@@ -498,6 +498,25 @@ def unmet_modalities(question: str, text: str) -> list[str]:
             and not written.search(text)]
 
 
+# A versioned name: a family of at least two letters and its version, digits ("GPT-4", "YOLOv8", "Llama 3") or a roman
+# numeral after a hyphen ("NSGA-III").
+_VERSIONED_NAME = re.compile(r"(?<![\w-])([A-Z][A-Za-z]+)(?:[- ]?(v?\d+(?:\.\d+)*)|-(I{2,3}|IV|VI{0,3}))(?![\w.])")
+
+
+def other_versions(question: str, text: str) -> list[tuple[str, str]]:
+    """(asked, written) for each versioned name of the question the text never writes while it writes the same family
+    in another version: ("NSGA-III", "NSGA-II") for a runtime analysis of NSGA-III asked of a paper that names only
+    NSGA-II. A version the text extends counts as written ("GPT-4" in "GPT-4o")."""
+    out = []
+    for asked in _VERSIONED_NAME.finditer(question):
+        family, version = asked.group(1), asked.group(2) or asked.group(3)
+        written = [m for m in _VERSIONED_NAME.finditer(text) if m.group(1).lower() == family.lower()]
+        versions = [(m.group(2) or m.group(3)).lower().lstrip("v") for m in written]
+        if written and not any(v.startswith(version.lower().lstrip("v")) for v in versions):
+            out.append((asked.group(0), written[0].group(0)))
+    return out
+
+
 def _offered_as_alternative(question: str, mention: re.Match, kind: re.Pattern) -> bool:
     """Is the mention joined by "or" or a slash to a phrase of up to ALTERNATIVE_WORDS words not of the same kind
     ("speech or images": yes; "speech/audio": no)?"""

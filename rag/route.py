@@ -28,8 +28,8 @@ from rag.intent import (
 from rag.relevance import (
     ASKING_WORDS, GAP_MIN_PAPERS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members,
     defines_otherwise, dictionary_words, essential_words, example_members, in_broad_fields, mentions_term,
-    question_terms, rare_terms, resource_members, says_plainly, stems, topic_coverage, topic_words, unmet_facets,
-    unmet_modalities,
+    other_versions, question_terms, rare_terms, resource_members, says_plainly, stems, topic_coverage, topic_words,
+    unmet_facets, unmet_modalities,
 )
 from rag.retrieve import PaperFilters, PaperHit
 from rag.types import Answer, Citation
@@ -312,6 +312,8 @@ class QuestionRouter:
                 chosen, gap = self.with_every_facet(question, chosen, intent.details)
             if chosen:
                 chosen, gap = self.on_asked_data(question, chosen, lambda h: h.paper)
+            if chosen:
+                chosen, gap = self.of_the_asked_versions(question, chosen)
         if not chosen:
             return refusal(hits, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
@@ -648,9 +650,20 @@ class QuestionRouter:
         for speech recognition models", however near its wording; nor does a lead make it so."""
         unmet = [unmet_modalities(question, self.said_to(question, paper_of(answer))) for answer in answers]
         kept = [answer for answer, kinds in zip(answers, unmet) if not kinds]
-        if kept:
+        if kept or not answers:
             return kept, ""
         return [], f"The papers nearest to it are not on {unmet[0][0]}."
+
+    def of_the_asked_versions(self, question: str, answers: list[PaperHit]) -> tuple[list[PaperHit], str]:
+        """The answers writing every versioned name the question asks of in that version, or at least not in another
+        (relevance.other_versions), and, when none does, the mismatch in one sentence: a runtime analysis of MOEA/D
+        that names NSGA-II does not answer "Any runtime analysis of NSGA-III?"."""
+        mismatched = [other_versions(question, answer.paper.text) for answer in answers]
+        kept = [answer for answer, pairs in zip(answers, mismatched) if not pairs]
+        if kept:
+            return kept, ""
+        asked, written = mismatched[0][0]
+        return [], f"The papers nearest to it write of {written}, not {asked}."
 
     # ---- "which papers ..." ----
     def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
@@ -720,6 +733,7 @@ class QuestionRouter:
             for x in listed:  # each listed with the sentence bringing its benchmark, not a results sentence
                 x.sentence = brought[x.hit.paper.paper_id]
         named = [x for x in scored if x.hit.paper.paper_id in mentioned and x not in listed]
+        named, _ = self.on_asked_data(question, named, lambda item: item.hit.paper)  # on other data, a user is no answer
         for x in listed + named:  # a paper listed for using a name is listed with the sentence using it
             name = users.get(x.hit.paper.paper_id)
             if name and not name.search(x.sentence):

@@ -314,6 +314,11 @@ def test_comparison_of_two_described_papers(seed_chat):
     # with two papers named, a bare "X versus Y" in the question about them is no third side
     ("Compare ViDiC-1K, VI-Bench and PhyProbe: which of them are benchmarks versus learned evaluators?", "comparison",
      []),
+    # "differences in ..." inside a side describes it; "differ" after it asks the question
+    ("Between the benchmark for spotting fine-grained differences in video pairs and the one for recovering the "
+     "generation prompt from an AI-made video, which contains more human-checked videos?", "comparison",
+     ["benchmark for spotting fine-grained differences in video pairs",
+      "one for recovering the generation prompt from an AI-made video"]),
     # nor is the "vs" inside a described side's bracket
     ("The paper on how visual info flows inside VLMs (direct vs text-mediated routes) and the one explaining "
      "image-induced jailbreaks: how do they differ?", "comparison",
@@ -1341,11 +1346,36 @@ def test_a_paper_on_other_data_than_the_question_asks_of_does_not_answer_it(seed
     assert not answer.refused and _cited(answer)[0] == closest, answer.text
 
 
+def test_a_paper_naming_another_version_of_what_the_question_asks_of_does_not_answer_it(seed_chat):
+    """The MOEA/D runtime paper names NSGA-II: it is no runtime analysis of NSGA-III, and the refusal says why."""
+    answer = seed_chat.ask("Any runtime analysis of NSGA-III on many-objective benchmarks with more than three "
+                           "objectives?")
+    assert answer.refused and "write of NSGA-II, not NSGA-III" in answer.text, answer.text
+    answer = seed_chat.ask("Any runtime analysis of MOEA/D on the OneMinMax benchmark?")
+    assert _cited(answer) == ["How the mutation-based MOEA/D solves the classic OMM benchmark"], answer.text
+
+
 def test_a_list_lists_only_papers_on_the_data_it_asks_for(seed_chat):
     listing = seed_chat.ask("Which papers compress the KV cache of speech recognition models?")
     assert listing.refused and "not on speech or audio" in listing.text, listing.text
     listing = seed_chat.ask("Which papers compress the KV cache of LLMs?")
     assert not listing.refused and _cited(listing) == ["PatchKV"], listing.text
+
+
+@pytest.mark.parametrize("question, on_other_data, answered_by", [
+    # "Qwen" names the papers using it; none of them is on speech
+    ("Which papers run Qwen models on speech?", "Which papers run Qwen models?", "PipeFSDP"),
+    # the SNN convergence paper is the only one using "spiking", and it is on no event-camera data
+    ("Which papers deploy spiking neural networks on neuromorphic chips for event-camera object tracking?",
+     "Which papers train spiking neural networks?", "Unified convergence analysis framework for SG and LocalZO direct "
+                                                    "SNN training"),
+])
+def test_a_list_of_the_users_of_a_name_keeps_only_those_on_the_data_it_asks_for(seed_chat, question, on_other_data,
+                                                                                answered_by):
+    listing = seed_chat.ask(question)
+    assert listing.refused and not listing.citations, listing.text
+    listing = seed_chat.ask(on_other_data)
+    assert not listing.refused and answered_by in _cited(listing), listing.text
 
 
 def test_a_list_that_finds_nothing_names_the_papers_nearest_its_topic(seed_chat):
