@@ -1524,6 +1524,22 @@ def test_a_question_in_everyday_words_is_answered_among_distractors(crowded_stor
     assert not answer.refused and _cited(answer)[0] == "PhysDNet", answer.text
 
 
+@pytest.mark.parametrize("question", [
+    "How much faster is the new trick for recreating images from an already-trained model when you no longer have the "
+    "original training pictures?",
+    "Is there a paper on reconstructing training images from a pretrained vision transformer cheaply?",
+    "Looking for a faster way to synthesize images from a pretrained vision transformer for data-free distillation, one "
+    "that doesn't just throw away the patches that look unimportant.",
+])
+def test_images_recreated_from_a_trained_model_are_model_inversion(crowded_store, question):
+    """Among 2,000 distractors these found no paper, or one on visual pretraining: what the asker describes is model
+    inversion, PRI's term, which its abstract writes and theirs do not."""
+    from rag import PaperChat
+
+    answer = PaperChat(store_dir=crowded_store).ask(question)
+    assert not answer.refused and _cited(answer) == ["Patch Rebirth Inversion (PRI)"], answer.text
+
+
 def test_a_term_two_papers_use_answers_with_the_one_the_rest_of_the_question_fits(crowded_store):
     """"MOEA/D" is in the seed paper's name and in a NeurIPS runtime analysis of it; only the seed paper studies
     exchanging solutions between subproblems, so only it is cited."""
