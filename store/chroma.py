@@ -6,9 +6,9 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import numpy as np
-from urllib.parse import urlsplit
 
 from store.errors import EmbedderMismatch, PaperChatError
 from store.paper import Paper
