@@ -107,7 +107,7 @@ class PaperChat:
         return HybridRetriever(self.store, self.embedder, self.catalog, bm25, self.settings.retrieval.candidates)
 
     def _reload(self) -> None:
-        for name in ("catalog", "retriever", "term_stats", "glossary"):
+        for name in ("catalog", "retriever", "term_stats", "glossary", "themes"):
             self.__dict__.pop(name, None)
 
     # ---- public API ----
@@ -142,11 +142,17 @@ class PaperChat:
                filters: PaperFilters | None = None) -> Iterator[str | Answer]:
         """Yields text pieces as they are written, then the final Answer.
 
-        Follow-ups are rewritten against ``history`` first; then comparisons get a table, "which papers"
+        Questions about the collection as a whole (themes, trends, "what can you do?") get the themes or a help
+        reply. Follow-ups are rewritten against ``history`` first; then comparisons get a table, "which papers"
         questions a list, details an abstract lacks a plain "not stated", and the rest a cited lookup.
         """
         from rag.route import QuestionRouter
 
+        about = self.about_collection(question)
+        if about is not None:  # "what are the main themes?", "hi": the collection, not some papers, is asked about
+            yield about.text
+            yield about
+            return
         yield from QuestionRouter(self).stream(question, history, k, filters)
 
     @cached_property
@@ -201,14 +207,68 @@ class PaperChat:
         return WordVectors(lambda words: embed_texts(self.embedder, words, self.embed_cache))
 
     @cached_property
+    def bundled_encoder(self) -> MiniLMEmbedding:
+        """The bundled MiniLM, whatever the store's embedder: the thresholds of the word-by-word match and of the
+        collection-question kinds are calibrated on it."""
+        if isinstance(self.embedder, MiniLMEmbedding):
+            return self.embedder
+        return MiniLMEmbedding(threads=self.settings.embedding.threads)
+
+    @cached_property
     def token_matcher(self):
-        """Word-by-word matching with the bundled MiniLM, whatever the store's embedder (the router's scores are
-        calibrated on it)."""
         from rag.token_match import TokenMatcher
 
-        if isinstance(self.embedder, MiniLMEmbedding):
-            return TokenMatcher(self.embedder)
-        return TokenMatcher(MiniLMEmbedding(threads=self.settings.embedding.threads))
+        return TokenMatcher(self.bundled_encoder)
+
+    @cached_property
+    def collection_kinds(self):
+        from rag.collection_kinds import CollectionKinds
+
+        encoder = self.bundled_encoder
+        return CollectionKinds(lambda texts: np.asarray(encoder.get_text_embedding_batch(texts), dtype=np.float32))
+
+    @cached_property
+    def themes(self):
+        """The loaded papers' themes (rag.themes), computed once per store generation and kept as a snapshot."""
+        from rag import themes as themes_code
+        from rag.snapshot import SNAPSHOT_DIR, load_or_build
+        from store import chroma, paper
+
+        def build():
+            ids, vectors = [], []
+            for stored, vector in self.store.iter_papers(include_vectors=True):
+                ids.append(stored.paper_id)
+                vectors.append(vector)
+            papers = [self.catalog.papers[pid] for pid in ids]
+            texts = [p.text if p.title in p.text else f"{p.title}. {p.text}" for p in papers]
+            return themes_code.build_themes(ids, np.asarray(vectors, dtype=np.float32).reshape(len(ids), -1), texts)
+
+        return load_or_build("themes", self.store, self.settings.store.dir / SNAPSHOT_DIR, build,
+                             (themes_code, chroma, paper))
+
+    def trends(self):
+        """How each theme's share of the papers changed over the years (None when the papers span under two)."""
+        from rag.trends import theme_trends
+
+        return theme_trends(self.themes, {pid: p.year for pid, p in self.catalog.papers.items()})
+
+    def about_collection(self, question: str) -> Answer | None:
+        """The answer to a question about the collection as a whole (its themes or trends) or about this assistant
+        ("hi", "what can you do?", nothing at all); None for a question about papers."""
+        from rag import collection
+        from rag.collection_kinds import CollectionKind
+
+        kind = self.collection_kinds.kind(question)
+        if kind is None or (kind is not CollectionKind.HELP and self.catalog.named_in(question)):
+            return None
+        papers = self.papers()
+        if kind is CollectionKind.HELP or not papers:
+            return collection.help_answer(papers, self.themes, self.settings.llm.backend)
+        central = [pid for theme in self.themes.themes for pid in theme.paper_ids[:collection.CENTRAL_SHOWN]]
+        sentences = self.store.sentences(central)
+        if kind is CollectionKind.TRENDS:
+            return collection.trends_answer(self.themes, self.trends(), self.catalog.papers, sentences)
+        return collection.overview_answer(self.themes, self.catalog.papers, sentences)
 
     def _embed_texts(self, texts: list[str]) -> np.ndarray:
         return np.asarray(self.embedder.get_text_embedding_batch(texts), dtype=np.float32)

@@ -18,6 +18,7 @@ from rag.types import Answer
 from store.errors import PaperChatError
 from ui import render
 from ui.frames import DIM, LIT, map_frame, papers_frame
+from ui.themes_tab import build_themes_tab
 from ui.prefs import ANY_YEAR, BACKEND_LABELS, TOP_K_RANGE, SessionPrefs, validate_prefs
 from ui.uploads import ALLOWED_SUFFIXES, UploadRejected, stage_upload
 
@@ -121,8 +122,10 @@ def build_app(chat: Any) -> gr.Blocks:
         """Stream one answer into the chat; the sources panel and map highlight follow the final Answer."""
         question = (question or "").strip()
         history = list(history or [])
-        if not question:
-            yield gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip()
+        if not question:  # an empty question gets the help reply: what is loaded and what to ask
+            reply = prefs.chat_for(chat).ask("")
+            history += [{"role": "assistant", "content": render.answer_markdown(reply)}]
+            yield history, gr.skip(), gr.skip(), gr.skip(), gr.skip()
             return
         if len(question) > max_chars:
             history += [{"role": "user", "content": render.escape_markdown(question[:300]) + "…"},
@@ -233,8 +236,6 @@ def build_app(chat: Any) -> gr.Blocks:
     def api_ask(question: str, top_k: int = 0) -> dict:
         """Answer a question from the loaded papers; returns text, citations and retrieved papers."""
         question = (question or "").strip()
-        if not question:
-            raise gr.Error("Ask a question.")
         if len(question) > max_chars:
             raise gr.Error(f"Questions are limited to {max_chars:,} characters.")
         try:
@@ -308,6 +309,7 @@ def build_app(chat: Any) -> gr.Blocks:
                     color_map={LIT: "#e8590c", DIM: "#94a3b8"}, tooltip=["name", "title"], height=560,
                     x_title="component 1", y_title="component 2", elem_id="pc-map",
                 )
+            themes_tab, theme_views, refresh_themes = build_themes_tab(chat)
             with gr.Tab("Corpus & settings", id="settings", elem_id="tab-settings"):
                 with gr.Row(equal_height=False):
                     with gr.Column():
@@ -354,6 +356,7 @@ def build_app(chat: Any) -> gr.Blocks:
         table.select(select_paper, None, [detail, picked, ask_btn], api_visibility="private", queue=False)
         ask_btn.click(ask_about, picked, [tabs, box], api_visibility="private", queue=False)
         map_tab.select(render_map, lit_ids, paper_map, api_visibility="private")
+        themes_tab.select(refresh_themes, None, list(theme_views), api_visibility="private")
         upload.upload(ingest_upload, [upload, lit_ids], [report, header, table, picker, venues, year_min, year_max,
                                                    paper_map],
                       api_name="ingest", concurrency_limit=1, concurrency_id="ingest", show_progress_on=report)

@@ -1,0 +1,138 @@
+"""Answers about the collection as a whole: its themes, their trends over the years, and what the assistant can do."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from rag.extractive import CitationBuilder
+from rag.themes import ThemeMap
+from rag.trends import ThemeTrend, Trends
+from rag.types import Answer
+from store.paper import Paper
+
+# Papers cited per theme in an overview, and themes a trend answer names each way.
+CENTRAL_SHOWN = 3
+TRENDS_SHOWN = 3
+# A quoted line is cut at a word boundary beyond this many characters.
+LINE_CHARS = 220
+LLM_HINT = ("To have an LLM write the answers, start with `--llm openai-compatible --base-url URL --model NAME` "
+            "(or `--llm openai` with `OPENAI_API_KEY` set), or pick a backend under *Corpus & settings* in the web app.")
+
+
+def gist_sentence(sentences: Sequence[tuple[str, object]]) -> str:
+    """The sentence nearest the mean of all of a paper's sentence vectors: the one that sums the paper up."""
+    if not sentences:
+        return ""
+    vectors = np.asarray([v for _, v in sentences], dtype=np.float32)
+    mean = vectors.mean(axis=0)
+    return sentences[int(np.argmax(vectors @ mean))][0]
+
+
+def _short(text: str) -> str:
+    if len(text) <= LINE_CHARS:
+        return text
+    return text[:LINE_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " …"
+
+
+def _loaded_line(papers: Sequence[Paper]) -> str:
+    """'38 papers are loaded (NeurIPS 2026: 38), from 2026.'"""
+    sources = Counter(p.venue or p.source for p in papers)
+    shown = ", ".join(f"{name}: {count:,}" for name, count in sources.most_common(4))
+    if len(sources) > 4:
+        shown += f", {len(sources) - 4} more"
+    years = sorted({p.year for p in papers if p.year})
+    span = "" if not years else f", from {years[0]}" if len(years) == 1 else f", from {years[0]} to {years[-1]}"
+    noun = "paper is" if len(papers) == 1 else "papers are"
+    return f"{len(papers):,} {noun} loaded ({shown}){span}."
+
+
+def overview_answer(themes: ThemeMap, papers: Mapping[str, Paper],
+                    sentences: Mapping[str, Sequence[tuple[str, object]]]) -> Answer:
+    """The themes, largest first: label, paper count, and the most central papers cited with one line each.
+    ``sentences``: the central papers' sentences with their vectors."""
+    if not themes.themes:
+        return help_answer([], themes)
+    cites = CitationBuilder()
+    parts = [f"{_loaded_line(list(papers.values()))} They fall into {len(themes.themes)} themes, largest first "
+             "(each named by the words that set its papers apart):"]
+    for number, theme in enumerate(themes.themes, 1):
+        lines = [f"**{number}. {theme.label}** ({len(theme):,} {'paper' if len(theme) == 1 else 'papers'})"]
+        for pid in theme.paper_ids[:CENTRAL_SHOWN]:
+            paper, quote = papers[pid], gist_sentence(sentences.get(pid, []))
+            n = cites.cite(paper, quote)
+            # a title of its own says in one line what the paper is; a title-less abstract's gist sentence does
+            line = paper.title if paper.title and paper.title not in paper.text else quote
+            shown = f"{paper.name}: {_short(line)}" if line and line != paper.name else paper.name
+            lines.append(f"- {shown} [{n}]")
+        parts.append("\n".join(lines))
+    parts.append("Ask “Which papers are about <theme>?” to list a theme's papers.")
+    return Answer(text="\n\n".join(parts), citations=cites.citations, papers=[c.paper for c in cites.citations],
+                  kind="overview")
+
+
+def _trend_line(trend: ThemeTrend, themes: ThemeMap, trends: Trends) -> str:
+    early, late = trends.early, trends.late
+    when = lambda span: str(span[0]) if span[0] == span[1] else f"{span[0]}–{span[1]}"  # noqa: E731
+    share = lambda part, whole: f"{100 * part / max(whole, 1):.1f}%"  # noqa: E731
+    return (f"- {themes.themes[trend.theme].label}: {trend.early:,} of {trend.early_total:,} papers "
+            f"({share(trend.early, trend.early_total)}) in {when(early)} → {trend.late:,} of {trend.late_total:,} "
+            f"({share(trend.late, trend.late_total)}) in {when(late)}")
+
+
+def trends_answer(themes: ThemeMap, trends: Trends | None, papers: Mapping[str, Paper],
+                  sentences: Mapping[str, Sequence[tuple[str, object]]]) -> Answer:
+    """Which themes grew and which shrank between the earliest and the latest third of the papers, with counts."""
+    if trends is None:
+        years = sorted({p.year for p in papers.values() if p.year})
+        reason = (f"All loaded papers with a year are from {years[0]}" if years
+                  else "The loaded papers have no years")
+        answer = overview_answer(themes, papers, sentences)
+        answer.lead_with(f"{reason}, so there is no change over the years to show. Their themes:")
+        return answer
+    text = [f"{_loaded_line(list(papers.values()))} The share of each of {len(themes.themes)} themes in the earliest "
+            f"papers ({trends.early[0]}–{trends.early[1]}) against the latest ({trends.late[0]}–{trends.late[1]}):"]
+    if trends.growing:
+        text.append("**Growing**\n" + "\n".join(_trend_line(t, themes, trends) for t in trends.growing[:TRENDS_SHOWN]))
+    if trends.shrinking:
+        text.append("**Shrinking**\n" + "\n".join(_trend_line(t, themes, trends)
+                                                  for t in trends.shrinking[:TRENDS_SHOWN]))
+    text.append("Per-year counts of every theme are plotted under the Themes tab of the web app.")
+    answer = Answer(text="\n\n".join(text), kind="trends")
+    answer.papers = [papers[pid] for t in trends.growing[:1] + trends.shrinking[:1]
+                     for pid in themes.themes[t.theme].paper_ids[:CENTRAL_SHOWN]]
+    return answer
+
+
+def example_questions(papers: Sequence[Paper], themes: ThemeMap) -> list[str]:
+    """Questions the loaded papers answer: a lookup, a comparison, a list and the overview."""
+    by_id = {p.paper_id: p for p in papers}
+    short = lambda pid: len(by_id[pid].name) <= 40  # noqa: E731 - a name one would type
+    questions = []
+    for theme in themes.themes:
+        named = [pid for pid in theme.paper_ids if pid in by_id and short(pid)]
+        if len(named) >= 2:
+            a, b = by_id[named[0]].name, by_id[named[1]].name
+            questions += [f"What does {a} propose?", f"How do {a} and {b} differ?"]
+            break
+    if themes.themes:
+        questions.append(f"Which papers are about {themes.themes[0].terms[0]}?")
+    questions.append("What are the main themes of these papers?")
+    return questions
+
+
+def help_answer(papers: Sequence[Paper], themes: ThemeMap, backend: str = "extractive") -> Answer:
+    """What is loaded, a few questions to try, and how to plug in an LLM: the reply to "hi", "help" or nothing."""
+    if not papers:
+        return Answer(text="No papers are loaded yet. Add some with `paperchat ingest FILES` (txt, jsonl, json or "
+                           "csv) or the upload under *Corpus & settings*, then ask about them.", kind="help")
+    text = (f"I answer questions about the papers loaded here, citing the abstracts each answer rests on. "
+            f"{_loaded_line(papers)}\n\nTry, for example:\n"
+            + "\n".join(f"- {q}" for q in example_questions(papers, themes))
+            + "\n\nI also compare papers, answer follow-ups, and say plainly when the loaded papers do not cover a "
+              "question.")
+    if backend == "extractive":
+        text += "\n\nAnswers are written offline from the abstracts' own sentences, in English. " + LLM_HINT
+    return Answer(text=text, kind="help")
