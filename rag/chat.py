@@ -239,6 +239,8 @@ class PaperChat:
             for stored, vector in self.store.iter_papers(include_vectors=True):
                 ids.append(stored.paper_id)
                 vectors.append(vector)
+            if not ids:
+                return themes_code.ThemeMap()
             papers = [self.catalog.papers[pid] for pid in ids]
             texts = [p.text if p.title in p.text else f"{p.title}. {p.text}" for p in papers]
             return themes_code.build_themes(ids, np.asarray(vectors, dtype=np.float32).reshape(len(ids), -1), texts)
@@ -251,6 +253,14 @@ class PaperChat:
         from rag.trends import theme_trends
 
         return theme_trends(self.themes, {pid: p.year for pid, p in self.catalog.papers.items()})
+
+    def theme_papers(self, theme) -> Answer:
+        """The papers of one theme (rag.themes.Theme), most central first, each cited."""
+        from rag import collection
+        from rag.extractive import WHICH_MAX_PAPERS
+
+        shown = list(theme.paper_ids[:WHICH_MAX_PAPERS])
+        return collection.theme_papers_answer(theme, self.catalog.papers, self.store.sentences(shown), WHICH_MAX_PAPERS)
 
     def about_collection(self, question: str) -> Answer | None:
         """The answer to a question about the collection as a whole (its themes or trends) or about this assistant

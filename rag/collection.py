@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from rag.extractive import CitationBuilder
-from rag.themes import ThemeMap
+from rag.themes import Theme, ThemeMap
 from rag.trends import ThemeTrend, Trends
 from rag.types import Answer
 from store.paper import Paper
@@ -62,15 +62,34 @@ def overview_answer(themes: ThemeMap, papers: Mapping[str, Paper],
         lines = [f"**{number}. {theme.label}** ({len(theme):,} {'paper' if len(theme) == 1 else 'papers'})"]
         for pid in theme.paper_ids[:CENTRAL_SHOWN]:
             paper, quote = papers[pid], gist_sentence(sentences.get(pid, []))
-            n = cites.cite(paper, quote)
-            # a title of its own says in one line what the paper is; a title-less abstract's gist sentence does
-            line = paper.title if paper.title and paper.title not in paper.text else quote
-            shown = f"{paper.name}: {_short(line)}" if line and line != paper.name else paper.name
-            lines.append(f"- {shown} [{n}]")
+            lines.append(f"- {_one_line(paper, quote)} [{cites.cite(paper, quote)}]")
         parts.append("\n".join(lines))
     parts.append("Ask “Which papers are about <theme>?” to list a theme's papers.")
     return Answer(text="\n\n".join(parts), citations=cites.citations, papers=[c.paper for c in cites.citations],
                   kind="overview")
+
+
+def theme_papers_answer(theme: Theme, papers: Mapping[str, Paper],
+                        sentences: Mapping[str, Sequence[tuple[str, object]]], shown: int) -> Answer:
+    """The papers of one theme, most central first, one cited line each (the first ``shown`` of them)."""
+    cites = CitationBuilder()
+    lines = [f"{len(theme):,} {'paper is' if len(theme) == 1 else 'papers are'} in the theme “{theme.label}”"
+             f"{', most central first' if len(theme) > 1 else ''}:"]
+    for pid in theme.paper_ids[:shown]:
+        paper, quote = papers[pid], gist_sentence(sentences.get(pid, []))
+        lines.append(f"- {_one_line(paper, quote)} [{cites.cite(paper, quote)}]")
+    if len(theme) > shown:
+        lines.append(f"- and {len(theme) - shown:,} more (the Themes tab lists them all)")
+    return Answer(text="\n".join(lines), citations=cites.citations, papers=[c.paper for c in cites.citations],
+                  kind="which")
+
+
+def _one_line(paper: Paper, quote: str) -> str:
+    """The paper's name and what it is in one line: its own title, or a title-less abstract's gist sentence."""
+    line = paper.title if paper.title and paper.title not in paper.text else quote
+    if not line or line.startswith(paper.name):  # "VISD: a structured self-distillation framework ..."
+        return _short(line) or paper.name
+    return f"{paper.name}: {_short(line)}"
 
 
 def _trend_line(trend: ThemeTrend, themes: ThemeMap, trends: Trends) -> str:
@@ -118,7 +137,7 @@ def example_questions(papers: Sequence[Paper], themes: ThemeMap) -> list[str]:
             questions += [f"What does {a} propose?", f"How do {a} and {b} differ?"]
             break
     if themes.themes:
-        questions.append(f"Which papers are about {themes.themes[0].terms[0]}?")
+        questions.append(f"Which papers are about {themes.themes[0].label}?")
     questions.append("What are the main themes of these papers?")
     return questions
 

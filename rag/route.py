@@ -198,6 +198,8 @@ class QuestionRouter:
             papers = [p for p in self.chat.catalog.papers.values() if not filters or filters.admits(p)]
             names = 0 if asks_collection_size(resolution.question) else WHICH_MAX_PAPERS
             answer = collection_answer(papers, filters.describe_years() if filters else "", names=names)
+        elif intent.kind is QuestionKind.WHICH and (theme := self.chat.themes.find(listing_topic(resolution.question))):
+            answer = self.chat.theme_papers(theme)  # "Which papers are about <a theme's label>?", as the overview names it
         elif intent.kind is QuestionKind.WHICH:
             answer = self.listing(resolution.question, k, filters)
             if answer.refused:  # no set of papers clears the list's cut-off, but one may still answer it

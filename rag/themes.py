@@ -48,10 +48,11 @@ class ThemeMap:
     themes: tuple[Theme, ...] = ()
     theme_of: dict[str, int] = field(default_factory=dict)  # paper_id -> index in ``themes``
 
-    def find(self, label: str) -> Theme | None:
-        """The theme whose label (or its leading term) is ``label``, ignoring case and punctuation."""
-        wanted = _folded(label)
-        return next((t for t in self.themes if wanted in (_folded(t.label), _folded(t.terms[0]))), None)
+    def find(self, text: str) -> Theme | None:
+        """The theme whose whole label ``text`` holds ("in the theme “visual, video, physical”"), ignoring case and
+        punctuation."""
+        padded = f" {_folded(text)} "
+        return next((t for t in self.themes if f" {_folded(t.label)} " in padded), None)
 
 
 def _folded(text: str) -> str:
@@ -76,33 +77,68 @@ def choose_theme_count(vectors: np.ndarray, seed: int = 0) -> int:
     return best_k
 
 
-def class_tfidf(texts_by_class: Sequence[Sequence[str]]) -> tuple[np.ndarray, list[str]]:
-    """Class-based TF-IDF (Grootendorst, 2022): each class's term frequencies, weighted by log(1 + A / f_t), where
-    A is the mean number of words per class and f_t the term's frequency over all classes. Rows are classes."""
-    from sklearn.feature_extraction.text import CountVectorizer, ENGLISH_STOP_WORDS
+class TermCounter:
+    """Counts each text's words and two-word phrases by stem ("models" and "model" are one term), stop words and
+    ACADEMIC_FILLER left out, a phrase only of words standing side by side; remembers each term's most frequent
+    spelling."""
 
-    stop = sorted(ENGLISH_STOP_WORDS | ACADEMIC_FILLER)
-    vectorizer = CountVectorizer(stop_words=stop, ngram_range=(1, 2), min_df=2, token_pattern=_TOKEN, lowercase=True)
-    docs = [" \n ".join(texts) for texts in texts_by_class]
+    def __init__(self) -> None:
+        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+        from rag.extractive import snowball_stem
+
+        self._stop = ENGLISH_STOP_WORDS | ACADEMIC_FILLER
+        self._stem = snowball_stem
+        self._spellings: dict[str, Counter] = {}
+
+    def __call__(self, text: str) -> list[str]:
+        terms: list[str] = []
+        previous: tuple[str, str] | None = None
+        for match in re.finditer(_TOKEN, text):
+            word = match.group()
+            low = word.lower()
+            if low in self._stop or len(low) < 2:
+                previous = None
+                continue
+            stem = self._stem(low)
+            terms.append(stem)
+            self._spellings.setdefault(stem, Counter())[word] += 1
+            if previous is not None:
+                phrase = f"{previous[0]} {stem}"
+                terms.append(phrase)
+                self._spellings.setdefault(phrase, Counter())[f"{previous[1]} {word}"] += 1
+            previous = (stem, word)
+        return terms
+
+    def spelling(self, term: str, texts: Sequence[str]) -> str:
+        """The term's most frequent spelling among those ``texts`` use."""
+        joined = "\n".join(texts)
+        for written, _ in (self._spellings.get(term) or Counter()).most_common():
+            if re.search(rf"(?<![\w-]){re.escape(written)}(?![\w-])", joined):
+                return written
+        return term
+
+
+def class_tfidf(texts: Sequence[str], classes: np.ndarray, counter: TermCounter) -> tuple[np.ndarray, list[str]]:
+    """Class-based TF-IDF (Grootendorst, 2022) with a document-frequency factor: a class's term frequency, times
+    log(1 + A / f_t) (A: mean words per class, f_t: the term's frequency over all classes), times log(N / df_t) (N
+    papers, df_t of them using the term), so that words most papers use ("model", "patients") name no theme.
+    ``classes``: each text's class index. Rows of the result are classes."""
+    from scipy import sparse
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    vectorizer = CountVectorizer(analyzer=counter, min_df=2 if len(texts) > 2 else 1)
     try:
-        counts = vectorizer.fit_transform(docs).toarray().astype(np.float64)
-    except ValueError:  # no term occurs twice (tiny classes): single words then
-        vectorizer.set_params(min_df=1, ngram_range=(1, 1))
-        counts = vectorizer.fit_transform(docs).toarray().astype(np.float64)
+        docs = vectorizer.fit_transform(texts)
+    except ValueError:  # no term used twice
+        return np.zeros((int(classes.max()) + 1, 0)), []
+    membership = sparse.csr_matrix((np.ones(len(texts)), (classes, np.arange(len(texts)))))
+    counts = np.asarray((membership @ docs).todense(), dtype=np.float64)
     tf = counts / np.maximum(counts.sum(axis=1, keepdims=True), 1.0)
-    mean_words = counts.sum() / max(len(docs), 1)
+    mean_words = counts.sum() / max(len(counts), 1)
     idf = np.log1p(mean_words / np.maximum(counts.sum(axis=0), 1.0))
-    spread = np.log1p(len(docs) / np.maximum((counts > 0).sum(axis=0), 1.0))  # found in every class: no mark of one
-    return tf * idf * spread, list(vectorizer.get_feature_names_out())
-
-
-def _surface_forms(texts: Sequence[str]) -> dict[str, str]:
-    """Each lower-cased word's most frequent spelling in the texts ("mllms" -> "MLLMs")."""
-    forms: dict[str, Counter] = {}
-    for text in texts:
-        for word in re.findall(_TOKEN, text):
-            forms.setdefault(word.lower(), Counter())[word] += 1
-    return {low: counts.most_common(1)[0][0] for low, counts in forms.items()}
+    rarity = np.log(len(texts) / np.maximum(np.asarray((docs > 0).sum(axis=0)).ravel(), 1.0))
+    return tf * idf * rarity, list(vectorizer.get_feature_names_out())
 
 
 def label_terms(scores: np.ndarray, terms: list[str]) -> list[list[str]]:
@@ -143,11 +179,14 @@ def build_themes(paper_ids: Sequence[str], vectors: np.ndarray, texts: Sequence[
     members.sort(key=len, reverse=True)
     centrality = [unit[m] @ (unit[m].mean(axis=0)) for m in members]
     ranked = [m[np.argsort(-c)] for m, c in zip(members, centrality)]
-    scores, terms = class_tfidf([[texts[i] for i in m] for m in ranked])
-    forms = _surface_forms(texts)
+    classes = np.empty(len(paper_ids), dtype=np.int64)
+    for index, m in enumerate(ranked):
+        classes[m] = index
+    counter = TermCounter()
+    scores, terms = class_tfidf(texts, classes, counter)
     themes = []
     for words, m in zip(label_terms(scores, terms), ranked):
-        shown = [" ".join(forms.get(w, w) for w in term.split()) for term in words] or [f"theme {len(themes) + 1}"]
+        shown = [counter.spelling(term, [texts[i] for i in m]) for term in words] or [f"theme {len(themes) + 1}"]
         themes.append(Theme(label=", ".join(shown), terms=tuple(shown), paper_ids=tuple(paper_ids[i] for i in m)))
     theme_of = {pid: index for index, theme in enumerate(themes) for pid in theme.paper_ids}
     return ThemeMap(themes=tuple(themes), theme_of=theme_of)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -15,6 +16,29 @@ def _chat(ctx: click.Context):
     from rag import PaperChat
 
     return PaperChat(**ctx.obj)
+
+
+# PaperChat's own packages: only their warnings reach the terminal; other libraries' lines ("DEBUG bm25s: Building
+# index from IDs objects", HTTP requests) mean nothing to a CLI user and are shown with --verbose only.
+OWN_PACKAGES = ("rag", "store", "ui", "prompts")
+
+
+class _OwnWarningsOnly(logging.Filter):
+    """Passes PaperChat's warnings and anyone's errors. A handler filter, since libraries may set their loggers'
+    levels themselves on import (bm25s does)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        own = record.name.split(".", 1)[0] in OWN_PACKAGES
+        return record.levelno >= (logging.WARNING if own else logging.ERROR)
+
+
+def quiet_logs(verbose: bool) -> None:
+    """Only PaperChat's own warnings reach the terminal, unless ``--verbose`` asks for every log line."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    if not verbose:
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(_OwnWarningsOnly())
 
 
 def _fail(exc: Exception) -> click.ClickException:
@@ -42,10 +66,12 @@ class _Group(click.Group):
               help="Answer backend (default: extractive, offline).")
 @click.option("--model", "llm_model", help="LLM model name.")
 @click.option("--base-url", "llm_base_url", help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8080/v1.")
+@click.option("-v", "--verbose", is_flag=True, help="Show the log lines of PaperChat and of the libraries it uses.")
 @click.pass_context
-def main(ctx: click.Context, **options):
+def main(ctx: click.Context, verbose: bool, **options):
     """PaperChat: ask questions of a collection of paper abstracts, with citations."""
     disable_telemetry()
+    quiet_logs(verbose)
     overrides = {k: v for k, v in options.items() if v is not None}
     if "store_dir" in overrides:
         overrides["store_dir"] = overrides["store_dir"].expanduser()
@@ -65,15 +91,18 @@ def ingest(ctx: click.Context, paths: tuple[Path, ...], as_json: bool):
         report = _chat(ctx).ingest(list(paths), progress=None if as_json else console_progress())
     except PaperChatError as exc:
         raise _fail(exc) from None
+    nothing_loaded = bool(report.rejected) and not (report.added or report.updated or report.unchanged)
     if as_json:
         click.echo(json.dumps({
             "added": report.added, "updated": report.updated, "unchanged": report.unchanged,
             "rejected": [{"path": e.path, "line": e.line, "reason": e.reason} for e in report.rejected],
         }, indent=2))
-        return
+        ctx.exit(1 if nothing_loaded else 0)
     for err in report.rejected:
         click.echo(f"rejected {err}", err=True)
     click.echo(report.summary())
+    if nothing_loaded:
+        raise click.ClickException("nothing was loaded: every input was rejected (see the lines above)")
 
 
 @main.command()
@@ -97,6 +126,8 @@ def ask(ctx: click.Context, question: str, as_json: bool, top_k: int | None):
     if as_json:
         click.echo(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
         return
+    if not question.strip():
+        click.echo('Usage: paperchat ask "your question about the loaded papers"', err=True)
     if answer.notice:
         click.echo(f"Note: {answer.notice}", err=True)
     click.echo(answer.text)
