@@ -22,7 +22,7 @@ from store.chroma import PaperStore, open_client
 from store.embed import MiniLMEmbedding, build_embedder, embedder_dimension
 from store.embed_cache import EmbeddingCache, embed_texts
 from store.errors import LLMUnavailable
-from store.ingest import IngestReport, ProgressFn, console_progress, ingest_files
+from store.ingest import IngestReport, ProgressFn, console_progress, ingest_files, remove_papers
 from store.paper import Paper
 from store.settings import BUNDLED_CORPUS_DIR, Settings
 
@@ -33,6 +33,11 @@ History = Sequence[tuple[str, str]]
 MIN_ASKED_TERMS = 2
 # A paper name of this many content words describes the paper ("CoT as compositional OOD generalization").
 DESCRIPTIVE_NAME_TERMS = 2
+
+
+def _bundled_sources() -> set[str]:
+    """File names of the bundled corpus: a paper's ``source``."""
+    return {path.name for path in BUNDLED_CORPUS_DIR.iterdir()} if BUNDLED_CORPUS_DIR.is_dir() else set()
 
 
 def build_settings(settings: Settings | None = None, **overrides: Any) -> Settings:
@@ -77,15 +82,23 @@ class PaperChat:
             return None
         return EmbeddingCache(self.settings.store.dir / "embed-cache")
 
-    @cached_property
-    def store(self) -> PaperStore:
-        store = PaperStore(
+    def _open_store(self) -> PaperStore:
+        return PaperStore(
             open_client(self.settings), self.settings.store.collection,
             embed_model=self.embedder.model_name, dimension=embedder_dimension(self.embedder),
         )
+
+    @cached_property
+    def store(self) -> PaperStore:
+        """The paper store; an empty one read from (ask, ui) gets the bundled corpus as a demo, which the user's
+        first ingest replaces."""
+        store = self._open_store()
         if store.paper_count() == 0 and self.settings.store.bundled_corpus and BUNDLED_CORPUS_DIR.is_dir():
-            log.info("Empty store: ingesting the bundled corpus from %s", BUNDLED_CORPUS_DIR)
-            ingest_files([BUNDLED_CORPUS_DIR], store, self.embedder, cache=self.embed_cache)
+            log.warning("Empty store: loading the bundled demo corpus from %s (your first `paperchat ingest` "
+                        "replaces it)", BUNDLED_CORPUS_DIR)
+            store.mark_demo(True)  # first: a demo half-loaded by a killed run is still replaced
+            ingest_files([BUNDLED_CORPUS_DIR], store, self.embedder, progress=self._demo_progress,
+                         cache=self.embed_cache)
         return store
 
     @cached_property
@@ -112,11 +125,37 @@ class PaperChat:
 
     # ---- public API ----
     def ingest(self, paths: Sequence[str | Path], progress: ProgressFn | None = None) -> IngestReport:
-        """Add papers from txt/jsonl/json/csv files; returns what was added, updated and rejected."""
+        """Add papers from txt/jsonl/json/csv files; returns what was added, updated and rejected.
+
+        The store then holds what the user loaded: an empty store gets no demo corpus first, and one holding
+        only the demo corpus loses it once any paper of the user's is stored."""
+        if "store" not in self.__dict__:
+            self.store = self._open_store()  # no demo corpus on the way to the user's own
         report = ingest_files(paths, self.store, self.embedder, progress=progress, cache=self.embed_cache)
+        if self.store.holds_demo() and (report.added or report.updated or report.unchanged):
+            bundled = {p.paper_id for p, _ in self.store.iter_papers() if p.source in _bundled_sources()}
+            loaded_now = set(report.paper_ids)
+            demo_only = sorted(bundled - loaded_now)
+            remove_papers(self.store, demo_only)
+            self.store.mark_demo(False)
+            report.removed = len(demo_only)
         if report.changed:
             self._reload()
         return report
+
+    def remove(self, selectors: Sequence[str]) -> list[Paper]:
+        """Remove the papers that a selector names: a source file name, a paper id, or ``source#ordinal``."""
+        wanted = set(selectors)
+        gone = [p for p in self.papers() if {p.source, p.paper_id, p.key} & wanted]
+        remove_papers(self.store, [p.paper_id for p in gone])
+        if gone:
+            self._reload()
+        return gone
+
+    @staticmethod
+    def _demo_progress(done: int, total: int, message: str) -> None:
+        if total and done == 0:
+            log.warning("Embedding the %d demo papers (once; later starts reuse them)", total)
 
     def papers(self) -> list[Paper]:
         """Every loaded paper, in source/ordinal order."""
@@ -278,7 +317,19 @@ class PaperChat:
         sentences = self.store.sentences(central)
         if kind is CollectionKind.TRENDS:
             return collection.trends_answer(self.themes, self.trends(), self.catalog.papers, sentences)
-        return collection.overview_answer(self.themes, self.catalog.papers, sentences)
+        summaries, notice = {}, ""
+        try:
+            llm = self.llm
+        except LLMUnavailable as exc:
+            llm, notice = None, f"Offline theme lines shown: {exc}."
+        if llm is not None:  # the LLM sums each theme up in a sentence from its central papers
+            summaries, notice = collection.llm_theme_summaries(llm, self.settings, self.themes, self.catalog.papers,
+                                                               sentences, self._embed_texts)
+        answer = collection.overview_answer(self.themes, self.catalog.papers, sentences, summaries)
+        answer.notice = notice
+        if summaries:
+            answer.backend = self.settings.llm.backend
+        return answer
 
     def _embed_texts(self, texts: list[str]) -> np.ndarray:
         return np.asarray(self.embedder.get_text_embedding_batch(texts), dtype=np.float32)

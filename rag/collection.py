@@ -7,10 +7,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from rag.cite import MARKER, UNSUPPORTED_FLAG, verify_citations
 from rag.extractive import CitationBuilder
+from rag.generate import stream_llm_answer
 from rag.themes import Theme, ThemeMap
 from rag.trends import ThemeTrend, Trends
-from rag.types import Answer
+from rag.types import Answer, Citation
+from store.errors import LLMUnavailable
 from store.paper import Paper
 
 # Papers cited per theme in an overview, and themes a trend answer names each way.
@@ -50,19 +53,27 @@ def _loaded_line(papers: Sequence[Paper]) -> str:
 
 
 def overview_answer(themes: ThemeMap, papers: Mapping[str, Paper],
-                    sentences: Mapping[str, Sequence[tuple[str, object]]]) -> Answer:
+                    sentences: Mapping[str, Sequence[tuple[str, object]]],
+                    summaries: Mapping[int, tuple[str, Sequence[Citation]]] | None = None) -> Answer:
     """The themes, largest first: label, paper count, and the most central papers cited with one line each.
-    ``sentences``: the central papers' sentences with their vectors."""
+    ``sentences``: the central papers' sentences with their vectors. ``summaries``: a theme's one-sentence summary
+    written by an LLM, by theme index, its [n] numbering its own citations (checked with rag.cite)."""
     if not themes.themes:
         return help_answer([], themes)
     cites = CitationBuilder()
     parts = [f"{_loaded_line(list(papers.values()))} They fall into {len(themes.themes)} themes, largest first "
              "(each named by the words that set its papers apart):"]
-    for number, theme in enumerate(themes.themes, 1):
-        lines = [f"**{number}. {theme.label}** ({len(theme):,} {'paper' if len(theme) == 1 else 'papers'})"]
+    for index, theme in enumerate(themes.themes):
+        lines = [f"**{index + 1}. {theme.label}** ({len(theme):,} {'paper' if len(theme) == 1 else 'papers'})"]
+        summary = (summaries or {}).get(index)
+        if summary:
+            text, own = summary
+            numbers = {c.n: cites.cite(c.paper, c.quote) for c in own}
+            lines[0] += ": " + MARKER.sub(lambda m: f"[{numbers.get(int(m.group(1)), m.group(1))}]", text)
         for pid in theme.paper_ids[:CENTRAL_SHOWN]:
             paper, quote = papers[pid], gist_sentence(sentences.get(pid, []))
-            lines.append(f"- {_one_line(paper, quote)} [{cites.cite(paper, quote)}]")
+            shown = paper.name if summary else _one_line(paper, quote)
+            lines.append(f"- {shown} [{cites.cite(paper, quote)}]")
         parts.append("\n".join(lines))
     parts.append("Ask “Which papers are about <theme>?” to list a theme's papers.")
     return Answer(text="\n\n".join(parts), citations=cites.citations, papers=[c.paper for c in cites.citations],
@@ -90,6 +101,26 @@ def _one_line(paper: Paper, quote: str) -> str:
     if not line or line.startswith(paper.name):  # "VISD: a structured self-distillation framework ..."
         return _short(line) or paper.name
     return f"{paper.name}: {_short(line)}"
+
+
+def llm_theme_summaries(llm, settings, themes: ThemeMap, papers: Mapping[str, Paper],
+                        sentences: Mapping[str, Sequence[tuple[str, object]]], embed
+                        ) -> tuple[dict[int, tuple[str, list[Citation]]], str]:
+    """Each theme's one-sentence summary, written by the LLM from its most central papers (prompts/theme.txt), its
+    citations checked against their abstracts; a summary citing nothing that holds is left out (the offline lines
+    stand). Returns the summaries by theme index and, if the LLM failed, why (for the answer's notice)."""
+    summaries: dict[int, tuple[str, list[Citation]]] = {}
+    for index, theme in enumerate(themes.themes):
+        central = [papers[pid] for pid in theme.paper_ids[:CENTRAL_SHOWN]]
+        try:
+            sources, deltas = stream_llm_answer(llm, settings, theme.label, central, prompt_name="theme")
+            text = "".join(deltas).strip()
+        except LLMUnavailable as exc:
+            return summaries, f"Offline theme lines shown: {exc}."
+        text, citations = verify_citations(text, sources, embed, dict(sentences))
+        if citations and UNSUPPORTED_FLAG not in text:
+            summaries[index] = (text, citations)
+    return summaries, ""
 
 
 def _trend_line(trend: ThemeTrend, themes: ThemeMap, trends: Trends) -> str:

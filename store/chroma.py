@@ -23,6 +23,7 @@ SENTENCE_PROBE = 32
 SENTENCE_CACHE_PAPERS = 4096
 # Collection metadata key incremented by every ingest that changes something (BM25 keys on it).
 GENERATION_KEY = "paperchat:generation"
+DEMO_KEY = "paperchat:demo"  # set while the store holds only the bundled corpus, loaded as the demo default
 
 
 def chroma_address(settings: Settings) -> tuple[str, int, bool]:
@@ -98,9 +99,19 @@ class PaperStore:
         return int((self.papers.metadata or {}).get(GENERATION_KEY, 0))
 
     def bump_generation(self) -> None:
+        self._set_registry_meta(GENERATION_KEY, self.generation() + 1)
+
+    def holds_demo(self) -> bool:
+        """Whether the papers were loaded as the demo default (the bundled corpus), not by the user."""
+        return bool((self.papers.metadata or {}).get(DEMO_KEY))
+
+    def mark_demo(self, demo: bool) -> None:
+        self._set_registry_meta(DEMO_KEY, demo)
+
+    def _set_registry_meta(self, key: str, value: Any) -> None:
         meta = dict(self.papers.metadata or {})
         meta.pop("hnsw:space", None)  # Chroma refuses to modify the distance function
-        meta[GENERATION_KEY] = self.generation() + 1
+        meta[key] = value
         self.papers.modify(metadata=meta)
 
     def content_hashes(self, paper_ids: list[str]) -> dict[str, str]:

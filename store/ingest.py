@@ -34,16 +34,21 @@ class IngestReport:
     unchanged: int = 0
     rejected: list[IngestError] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    removed: int = 0  # demo papers removed to make room for the user's own
+    paper_ids: list[str] = field(default_factory=list)  # every paper read from the files, stored or unchanged
 
     @property
     def changed(self) -> bool:
-        return bool(self.added or self.updated)
+        return bool(self.added or self.updated or self.removed)
 
     def summary(self) -> str:
-        return (
+        text = (
             f"{self.added} added, {self.updated} updated, {self.unchanged} unchanged, "
             f"{len(self.rejected)} rejected ({len(self.files)} file(s))"
         )
+        if self.removed:
+            text += f"; the {self.removed} bundled demo papers were removed: the store holds what you loaded"
+        return text
 
 
 def console_progress(description: str = "ingest") -> ProgressFn:
@@ -109,6 +114,7 @@ def ingest_papers(
     hashes = {pid: content_hash(p) for pid, p in papers.items()}
     stored = store.content_hashes(list(papers))
     todo = [p for pid, p in papers.items() if stored.get(pid) != hashes[pid]]
+    report.paper_ids = list(papers)
     report.unchanged = len(papers) - len(todo)
     report.updated = sum(1 for p in todo if p.paper_id in stored)
     report.added = len(todo) - report.updated
@@ -170,3 +176,13 @@ def _expand(paths: Iterable[str | Path]) -> list[Path]:
         path = Path(raw)
         out.extend(sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path])
     return out
+
+
+def remove_papers(store: PaperStore, paper_ids: list[str]) -> None:
+    """Delete these papers (chunks and registry records); the generation moves on, so BM25, the catalog, the themes
+    and the map are rebuilt from what is left."""
+    if not paper_ids:
+        return
+    store.bump_generation()
+    store.delete_papers(paper_ids)
+    store.bump_generation()

@@ -30,11 +30,13 @@ def _isolated_cwd(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session")
 def seed_store_dir(tmp_path_factory) -> Path:
-    """A store holding the bundled seed corpus, built once (embedding is the slow part)."""
+    """A store holding the bundled seed corpus as the user's own papers (ingested, so a later ingest adds to them
+    rather than replacing a demo), built once (embedding is the slow part)."""
     from rag import PaperChat
 
     path = tmp_path_factory.mktemp("seed-store")
     chat = PaperChat(store_dir=path)
+    chat.ingest(SEED_FILES)
     assert len(chat.papers()) == 38
     chat.retriever  # builds and persists BM25 too
     del chat

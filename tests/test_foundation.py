@@ -20,7 +20,7 @@ OFF_TOPIC = [
 ]
 
 
-def test_first_start_ingests_the_bundled_corpus(seed_chat):
+def test_bundled_corpus_is_read_whole(seed_chat):
     papers = seed_chat.papers()
     assert len(papers) == 38
     assert {p.source for p in papers} == {f.name for f in SEED_FILES}

@@ -255,3 +255,50 @@ def test_themes_tab_plots_trends_and_lists_a_themes_papers(years_store, tmp_path
         expect(bot).to_have_count(2)
         expect(bot.last).to_contain_text("264 papers are loaded")
         browser.close()
+
+
+# ---- with an LLM ----
+def quote_first_source(body: dict) -> str:
+    """A scripted model that answers only from what it is sent: the first sentence of source [1], cited."""
+    prompt = body["messages"][-1]["content"]
+    abstract = re.search(r"^\[1\] .*?^Abstract: (.+?)$", prompt, re.M | re.S).group(1)
+    return re.split(r"(?<=\.)\s+", abstract)[0] + " [1]"
+
+
+@pytest.fixture
+def llm_server():
+    from tests.openai_server import FakeOpenAI
+
+    with FakeOpenAI() as server:
+        yield server
+
+
+def test_with_an_llm_each_theme_is_summed_up_in_a_checked_cited_sentence(seed_chat, llm_server):
+    from rag import PaperChat
+    from tests.openai_server import Reply
+
+    llm_server.script([Reply(text_fn=quote_first_source)])
+    chat = PaperChat(store_dir=seed_chat.settings.store.dir, llm_backend="openai-compatible",
+                     llm_base_url=llm_server.base_url, llm_model="scripted")
+    answer = chat.ask("What are the main themes of these papers?")
+    assert answer.backend == "openai-compatible" and not answer.notice
+    assert len(llm_server.completion_requests) == len(chat.themes.themes)  # one request a theme
+    by_number = {c.n: c for c in answer.citations}
+    for index, theme in enumerate(chat.themes.themes):
+        header = re.search(rf"^\*\*{index + 1}\. .*$", answer.text, re.M).group()
+        (n,) = map(int, re.findall(r"\[(\d+)\]", header))
+        cited = by_number[n].paper
+        assert cited.paper_id == theme.paper_ids[0]  # source [1] of its request: the theme's most central paper
+        assert header.split(": ", 1)[1].removesuffix(f" [{n}]") in cited.text  # the model's sentence, kept
+
+
+def test_a_failing_llm_leaves_the_offline_theme_lines_with_a_notice(seed_chat, llm_server):
+    from rag import PaperChat
+    from tests.openai_server import Reply
+
+    llm_server.script([Reply(status=500)])
+    chat = PaperChat(store_dir=seed_chat.settings.store.dir, llm_backend="openai-compatible",
+                     llm_base_url=llm_server.base_url, llm_model="scripted", llm_max_retries=0)
+    answer = chat.ask("summarize all the papers")
+    assert answer.kind == "overview" and "Offline theme lines shown" in answer.notice and "HTTP 500" in answer.notice
+    assert answer.text == seed_chat.ask("summarize all the papers").text

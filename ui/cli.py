@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -35,7 +36,7 @@ class _OwnWarningsOnly(logging.Filter):
 def quiet_logs(verbose: bool) -> None:
     """Only PaperChat's own warnings reach the terminal, unless ``--verbose`` asks for every log line."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+                        format="%(levelname)s %(name)s: %(message)s" if verbose else "%(message)s")
     if not verbose:
         for handler in logging.getLogger().handlers:
             handler.addFilter(_OwnWarningsOnly())
@@ -151,7 +152,22 @@ def papers(ctx: click.Context, as_json: bool):
         return
     for p in loaded:
         click.echo(f"{p.source}#{p.ordinal}\t{p.year or ''}\t{p.venue or ''}\t{p.name}")
-    click.echo(f"{len(loaded)} papers", err=True)
+    sources = Counter(p.source for p in loaded)
+    click.echo(f"{len(loaded)} papers from {len(sources)} source(s): "
+               + ", ".join(f"{source} ({count})" for source, count in sorted(sources.items())), err=True)
+
+
+@main.command()
+@click.argument("selectors", nargs=-1, required=True)
+@click.pass_context
+def remove(ctx: click.Context, selectors: tuple[str, ...]):
+    """Remove papers: by source file name (as `paperchat papers` shows it), paper id, or SOURCE#ORDINAL."""
+    gone = _chat(ctx).remove(list(selectors))
+    if not gone:
+        raise click.ClickException(f"no loaded paper matches {', '.join(selectors)} (see `paperchat papers`)")
+    for p in gone:
+        click.echo(f"removed {p.key}\t{p.name}")
+    click.echo(f"{len(gone)} paper(s) removed", err=True)
 
 
 @main.command()

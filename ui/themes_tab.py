@@ -25,12 +25,13 @@ def themes_frame(chat: Any) -> pd.DataFrame:
 
 
 def trend_frame(chat: Any) -> pd.DataFrame:
-    """Each plotted theme's share (%) of each year's papers, with the count behind it."""
+    """Each plotted theme's share (%) of each year's papers, with the count behind it (years as text: an axis of
+    years, not of numbers like "2,008.5")."""
     trends = chat.trends()
     if trends is None:
         return pd.DataFrame(columns=TREND_COLUMNS)
     per_year = [sum(row[i] for row in trends.counts) for i in range(len(trends.years))]
-    rows = [[year, round(100 * row[i] / max(per_year[i], 1), 2), row[i], chat.themes.themes[t].label]
+    rows = [[str(year), round(100 * row[i] / max(per_year[i], 1), 2), row[i], chat.themes.themes[t].label]
             for t, row in enumerate(trends.counts[:PLOTTED_THEMES]) for i, year in enumerate(trends.years)]
     return pd.DataFrame(rows, columns=TREND_COLUMNS)
 
