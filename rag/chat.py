@@ -12,17 +12,16 @@ from typing import Any
 import numpy as np
 
 from rag.catalog import PaperCatalog
-from rag.cite import verify_citations
-from rag.extractive import extractive_answer, refusal, select_papers
-from rag.generate import build_llm, is_cannot_answer, relay, stream_llm_answer
+from rag.extractive import extractive_answer
+from rag.generate import build_llm
 from rag.relevance import question_terms
 from rag.retrieve import HybridRetriever, PaperFilters, PaperHit
 from rag.types import Answer
 from store.chroma import PaperStore, open_client
 from store.embed import MiniLMEmbedding, build_embedder, embedder_dimension
-from store.embed_cache import EmbeddingCache, embed_texts
+from store.embed_cache import EmbeddingCache, embed_texts as cached_embeddings
 from store.errors import LLMUnavailable
-from store.ingest import IngestReport, ProgressFn, console_progress, ingest_files, remove_papers
+from store.ingest import IngestReport, ProgressFn, ingest_files, remove_papers
 from store.paper import Paper
 from store.settings import BUNDLED_CORPUS_DIR, Settings
 
@@ -198,7 +197,7 @@ class PaperChat:
     def aspect_classifier(self):
         from rag.compare import AspectClassifier
 
-        return AspectClassifier(self._embed_texts)
+        return AspectClassifier(self.embed_texts)
 
     @cached_property
     def term_stats(self):
@@ -216,8 +215,14 @@ class PaperChat:
 
         return AcronymGlossary(p.text for p in self.catalog.papers.values())
 
-    def _extractive(self, question: str, chosen: list[PaperHit], hits: list[PaperHit],
-                    quote_first: Sequence[str] = ()) -> Answer:
+    @property
+    def has_llm(self) -> bool:
+        """Whether answers are written by an LLM (any backend but the offline ``extractive``)."""
+        return self.settings.llm.backend != "extractive"
+
+    def write_extractive(self, question: str, chosen: list[PaperHit], hits: list[PaperHit],
+                         quote_first: Sequence[str] = ()) -> Answer:
+        """The offline answer: the chosen papers' sentences that answer the question, quoted and cited."""
         sentences = self.store.sentences([h.paper.paper_id for h in chosen])
         plain = self.question_vec(question)  # embedded once, whatever the number of papers
         vectors = {h.paper.paper_id: self.question_vec(question, h.paper, plain) for h in chosen}
@@ -243,7 +248,7 @@ class PaperChat:
     def word_vectors(self):
         from rag.relevance import WordVectors
 
-        return WordVectors(lambda words: embed_texts(self.embedder, words, self.embed_cache))
+        return WordVectors(lambda words: cached_embeddings(self.embedder, words, self.embed_cache))
 
     @cached_property
     def bundled_encoder(self) -> MiniLMEmbedding:
@@ -324,44 +329,20 @@ class PaperChat:
             llm, notice = None, f"Offline theme lines shown: {exc}."
         if llm is not None:  # the LLM sums each theme up in a sentence from its central papers
             summaries, notice = collection.llm_theme_summaries(llm, self.settings, self.themes, self.catalog.papers,
-                                                               sentences, self._embed_texts)
+                                                               sentences, self.embed_texts)
         answer = collection.overview_answer(self.themes, self.catalog.papers, sentences, summaries)
         answer.notice = notice
         if summaries:
             answer.backend = self.settings.llm.backend
         return answer
 
-    def _embed_texts(self, texts: list[str]) -> np.ndarray:
+    def embed_texts(self, texts: list[str]) -> np.ndarray:
+        """Vectors of texts with the store's embedder (rows)."""
         return np.asarray(self.embedder.get_text_embedding_batch(texts), dtype=np.float32)
 
     @cached_property
     def llm(self):
         return build_llm(self.settings)
-
-    def _generate(self, question: str, chosen: list[PaperHit], hits: list[PaperHit]) -> Iterator[str]:
-        """Stream an LLM answer; on any LLM failure return the extractive answer with a notice."""
-        min_rel = self.settings.retrieval.min_relevance
-        ranked = chosen + [h for h in hits if h not in chosen and h.relevance >= min_rel]
-        try:
-            sources, deltas = stream_llm_answer(self.llm, self.settings, question, [h.paper for h in ranked])
-            text = yield from relay(deltas)
-            if not text:
-                raise LLMUnavailable("the LLM returned an empty answer")
-            if is_cannot_answer(text):
-                answer = refusal(hits)
-                answer.backend = self.settings.llm.backend
-                return answer
-            sentences = self.store.sentences([p.paper_id for p in sources])
-            text, citations = verify_citations(text, sources, self._embed_texts, sentences)
-            if not citations:
-                raise LLMUnavailable("the LLM answer cited none of the sources")
-            return Answer(text=text, citations=citations, papers=[h.paper for h in hits],
-                          backend=self.settings.llm.backend)
-        except LLMUnavailable as exc:
-            log.warning("LLM answer failed, falling back to the extractive answer: %s", exc)
-            answer = self._extractive(question, chosen, hits)
-            answer.notice = f"Offline answer shown: {exc}."
-            return answer
 
     def paper_map(self) -> dict[str, tuple[float, float]]:
         """Each paper's 2-D position (PCA of its vector); computed once per ingest, cached in the store dir."""

@@ -20,6 +20,7 @@ from rag.extractive import (
 )
 from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
 from rag.generate import relay, stream_llm_answer
+from rag.llm_write import LIST_CANDIDATES, sources_for, write_with_llm
 from rag.intent import (
     COMPARE_CUE, DetailAsk, Intent, QuestionKind, asked_details, asked_of_each, asked_years, asks_collection_size,
     asks_for_collection, asks_for_new_resources, classify, coined_terms, listing_topic, without_excluded,
@@ -201,8 +202,8 @@ class QuestionRouter:
         elif intent.kind is QuestionKind.WHICH and (theme := self.chat.themes.find(listing_topic(resolution.question))):
             answer = self.chat.theme_papers(theme)  # "Which papers are about <a theme's label>?", as the overview names it
         elif intent.kind is QuestionKind.WHICH:
-            answer = self.listing(resolution.question, k, filters)
-            if answer.refused:  # no set of papers clears the list's cut-off, but one may still answer it
+            answer = yield from self.listing(resolution.question, k, filters)
+            if answer.refused and not self.chat.has_llm:  # no set clears the list's cut-off; one may still answer it
                 found = yield from self.lookup(resolution.question, intent, pinned, k, filters)
                 if not found.refused:
                     answer = found
@@ -316,6 +317,9 @@ class QuestionRouter:
                 chosen, gap = self.on_asked_data(question, chosen, lambda h: h.paper)
             if chosen:
                 chosen, gap = self.of_the_asked_versions(question, chosen)
+        if not chosen and self.chat.has_llm:  # the LLM, not the offline checks, judges the candidates
+            return (yield from write_with_llm(self.chat, question, sources_for([], hits), hits,
+                                              offline=lambda: refusal(hits, reason=gap)))
         if not chosen:
             return refusal(hits, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
@@ -326,11 +330,15 @@ class QuestionRouter:
             found = [(d, detail_support(d, main.paper, sentences)) for d in intent.details]
             missing = [d for d, s in found if s is None]
             stated = [(d, s) for d, s in found if s is not None]
-            if missing or any(d.record for d in intent.details):  # gaps, and the record's fields, are ours to say
+            def not_stated() -> Answer:
                 return detail_answer(question, self.chat.question_vec(question, main.paper), main, sentences, missing,
                                      stated, hits)
+
+            # the record's fields (authors, year) are ours to say; a gap in the abstract too, offline
+            if any(d.record for d in intent.details) or (missing and not self.chat.has_llm):
+                return not_stated()
             quote_first = [s for _, s in stated]  # an LLM reads them in the abstract; an extract must quote them
-        elif intent.aspects and self.settings.llm.backend == "extractive":
+        elif intent.aspects and not self.chat.has_llm:
             # "What problem does VISD solve?": the sentence stating the problem, as the comparison table would pick it.
             main = chosen[0].paper
             own = self.chat.store.sentences([main.paper_id])[main.paper_id]
@@ -342,10 +350,12 @@ class QuestionRouter:
         mismatch = self.number_claimed_otherwise(question, chosen[0].paper)
         if mismatch:  # "Is it true that it has about 15,000 problems?": the sentence giving 11,586 leads
             quote_first = [mismatch.sentence] + [q for q in quote_first if q != mismatch.sentence]
-        if self.settings.llm.backend == "extractive":
-            answer = self.chat._extractive(question, chosen, hits, quote_first)
+        if self.chat.has_llm:
+            offline = not_stated if intent.details and missing else (
+                lambda: self.chat.write_extractive(question, chosen, hits, quote_first))
+            answer = yield from write_with_llm(self.chat, question, sources_for(chosen, hits), hits, offline=offline)
         else:
-            answer = yield from self.chat._generate(question, chosen, hits)
+            answer = self.chat.write_extractive(question, chosen, hits, quote_first)
         if mismatch and not answer.refused:
             cited = [c.n for c in answer.citations if c.paper.paper_id == chosen[0].paper.paper_id]
             answer.lead_with(mismatch.say(f" [{cited[0]}]" if cited else ""))
@@ -605,7 +615,7 @@ class QuestionRouter:
         # anyway: it is probed only for more (probing its 12 to 36 words costs 0.2 to 0.7 s), and a word no abstract
         # uses counts against it however lightly it weighs ("dental X-rays ... of teeth").
         if len(gaps) > long_question:
-            essential = set(essential_words(question, gaps, self.chat._embed_texts))
+            essential = set(essential_words(question, gaps, self.chat.embed_texts))
             absent = [w for w in absent if w in essential or long_question]
             unsaid = [(a, [w for w in missing if w in essential]) for a, missing in unsaid]
         if len(absent) > long_question:
@@ -639,7 +649,7 @@ class QuestionRouter:
                 for form in self.chat.glossary.spelled_out(w))]  # "LLMs": a paper on "large language models"
             unsaid.append(self.chat.word_vectors.without_synonym(missing, text) if missing else [])
             vectors.append(np.asarray([v for _, v in sentences.get(paper.paper_id, [])], dtype=np.float32))
-        unmet = unmet_facets(question, unsaid, vectors, self.chat._embed_texts)
+        unmet = unmet_facets(question, unsaid, vectors, self.chat.embed_texts)
         kept = [answer for answer, facets in zip(answers, unmet) if not facets]
         if kept:
             return kept, ""
@@ -668,15 +678,24 @@ class QuestionRouter:
         return [], f"The papers nearest to it write of {written}, not {asked}."
 
     # ---- "which papers ..." ----
-    def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Answer:
+    def listing(self, question: str, k: int | None, filters: PaperFilters | None) -> Iterator[str]:
         # "Do any papers other than PURGE use CLIP?": papers using CLIP, PURGE left out
         question, excluded = without_excluded(question, self.chat.catalog)
         listed, scored, hits, gap = self.listed_papers(question, k, filters)
         listed = [x for x in listed if x.hit.paper.paper_id not in excluded]
         scored = [x for x in scored if x.hit.paper.paper_id not in excluded]
-        if not listed:  # the closest named are those nearest to the list's topic, not to the question's wording
-            return refusal(hits, reason=gap, closest=[x.hit.paper for x in scored if x.score >= WHICH_NEAR])
-        return listing_answer(listed, scored)
+
+        def offline() -> Answer:
+            if not listed:  # the closest named are those nearest to the list's topic, not to the question's wording
+                return refusal(hits, reason=gap, closest=[x.hit.paper for x in scored if x.score >= WHICH_NEAR])
+            return listing_answer(listed, scored)
+
+        if not self.chat.has_llm:
+            return offline()
+        # the LLM picks from the papers the offline list keeps and the next best scored ones
+        candidates = [x.hit.paper for x in listed] + [x.hit.paper for x in scored if x not in listed]
+        return (yield from write_with_llm(self.chat, question, candidates[:max(LIST_CANDIDATES, len(listed))],
+                                          [x.hit for x in scored], offline, prompt_name="list", kind="which"))
 
     def listed_papers(self, question: str, k: int | None, filters: PaperFilters | None
                       ) -> tuple[list[ListedPaper], list[ListedPaper], list[PaperHit], str]:
@@ -812,7 +831,7 @@ class QuestionRouter:
             text = yield from relay(deltas)
             if not text:
                 raise LLMUnavailable("the LLM returned an empty comparison")
-            text, checked = verify_citations(text, sources, self.chat._embed_texts, sentences)
+            text, checked = verify_citations(text, sources, self.chat.embed_texts, sentences)
         except LLMUnavailable as exc:
             log.warning("LLM comparison failed, showing the offline synthesis: %s", exc)
             answer.notice = f"Offline synthesis shown: {exc}."

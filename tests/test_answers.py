@@ -1694,7 +1694,7 @@ def test_a_word_the_question_hardly_rests_on_is_phrasing(seed_chat):
     not use. Removing "elevator" or "smart" (contracts) moves it: the topic, which the paper must have."""
     from rag.relevance import essential_words
 
-    embed = seed_chat._embed_texts
+    embed = seed_chat.embed_texts
     for question, word, essential in (
         ("Which paper turns a motion-blurred image into a sharp frame from any instant of the exposure?", "instant",
          False),
