@@ -20,7 +20,6 @@ from rag.types import Answer
 from store.chroma import PaperStore, open_client
 from store.embed import MiniLMEmbedding, build_embedder, embedder_dimension
 from store.embed_cache import EmbeddingCache, embed_texts as cached_embeddings
-from store.errors import LLMUnavailable
 from store.ingest import IngestReport, ProgressFn, ingest_files, remove_papers
 from store.paper import Paper
 from store.settings import BUNDLED_CORPUS_DIR, Settings
@@ -184,9 +183,21 @@ class PaperChat:
         reply. Follow-ups are rewritten against ``history`` first; then comparisons get a table, "which papers"
         questions a list, details an abstract lacks a plain "not stated", and the rest a cited lookup.
         """
+        from rag.language import question_language, stream_other_language
+
+        language = question_language(question)
+        if language != "en":
+            yield from stream_other_language(self, question, language, history, k, filters)
+            return
+        yield from self.stream_english(question, history, k, filters)
+
+    def stream_english(self, question: str, history: History = (), k: int | None = None,
+                       filters: PaperFilters | None = None) -> Iterator[str | Answer]:
+        """``stream`` for a question known to be in English."""
+        from rag.collection import about_collection
         from rag.route import QuestionRouter
 
-        about = self.about_collection(question)
+        about = about_collection(self, question)
         if about is not None:  # "what are the main themes?", "hi": the collection, not some papers, is asked about
             yield about.text
             yield about
@@ -297,44 +308,6 @@ class PaperChat:
         from rag.trends import theme_trends
 
         return theme_trends(self.themes, {pid: p.year for pid, p in self.catalog.papers.items()})
-
-    def theme_papers(self, theme) -> Answer:
-        """The papers of one theme (rag.themes.Theme), most central first, each cited."""
-        from rag import collection
-        from rag.extractive import WHICH_MAX_PAPERS
-
-        shown = list(theme.paper_ids[:WHICH_MAX_PAPERS])
-        return collection.theme_papers_answer(theme, self.catalog.papers, self.store.sentences(shown), WHICH_MAX_PAPERS)
-
-    def about_collection(self, question: str) -> Answer | None:
-        """The answer to a question about the collection as a whole (its themes or trends) or about this assistant
-        ("hi", "what can you do?", nothing at all); None for a question about papers."""
-        from rag import collection
-        from rag.collection_kinds import CollectionKind
-
-        kind = self.collection_kinds.kind(question)
-        if kind is None or (kind is not CollectionKind.HELP and self.catalog.named_in(question)):
-            return None
-        papers = self.papers()
-        if kind is CollectionKind.HELP or not papers:
-            return collection.help_answer(papers, self.themes, self.settings.llm.backend)
-        central = [pid for theme in self.themes.themes for pid in theme.paper_ids[:collection.CENTRAL_SHOWN]]
-        sentences = self.store.sentences(central)
-        if kind is CollectionKind.TRENDS:
-            return collection.trends_answer(self.themes, self.trends(), self.catalog.papers, sentences)
-        summaries, notice = {}, ""
-        try:
-            llm = self.llm
-        except LLMUnavailable as exc:
-            llm, notice = None, f"Offline theme lines shown: {exc}."
-        if llm is not None:  # the LLM sums each theme up in a sentence from its central papers
-            summaries, notice = collection.llm_theme_summaries(llm, self.settings, self.themes, self.catalog.papers,
-                                                               sentences, self.embed_texts)
-        answer = collection.overview_answer(self.themes, self.catalog.papers, sentences, summaries)
-        answer.notice = notice
-        if summaries:
-            answer.backend = self.settings.llm.backend
-        return answer
 
     def embed_texts(self, texts: list[str]) -> np.ndarray:
         """Vectors of texts with the store's embedder (rows)."""

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from rag.collection_kinds import CollectionKind
 from rag.cite import MARKER, UNSUPPORTED_FLAG, verify_citations
 from rag.extractive import CitationBuilder
 from rag.generate import stream_llm_answer
@@ -121,6 +122,41 @@ def llm_theme_summaries(llm, settings, themes: ThemeMap, papers: Mapping[str, Pa
         if citations and UNSUPPORTED_FLAG not in text:
             summaries[index] = (text, citations)
     return summaries, ""
+
+
+def theme_papers(chat, theme: Theme) -> Answer:
+    """The papers of one theme of ``chat`` (a PaperChat), most central first, each cited."""
+    from rag.extractive import WHICH_MAX_PAPERS
+
+    shown = list(theme.paper_ids[:WHICH_MAX_PAPERS])
+    return theme_papers_answer(theme, chat.catalog.papers, chat.store.sentences(shown), WHICH_MAX_PAPERS)
+
+
+def about_collection(chat, question: str) -> Answer | None:
+    """``chat``'s (a PaperChat's) answer to a question about the collection as a whole (its themes or trends) or
+    about this assistant ("hi", "what can you do?", nothing at all); None for a question about papers."""
+    kind = chat.collection_kinds.kind(question)
+    if kind is None or (kind is not CollectionKind.HELP and chat.catalog.named_in(question)):
+        return None
+    papers = chat.papers()
+    if kind is CollectionKind.HELP or not papers:
+        return help_answer(papers, chat.themes, chat.settings.llm.backend)
+    central = [pid for theme in chat.themes.themes for pid in theme.paper_ids[:CENTRAL_SHOWN]]
+    sentences = chat.store.sentences(central)
+    if kind is CollectionKind.TRENDS:
+        return trends_answer(chat.themes, chat.trends(), chat.catalog.papers, sentences)
+    summaries, notice = {}, ""
+    if chat.has_llm:  # the LLM sums each theme up in a sentence from its central papers
+        try:
+            summaries, notice = llm_theme_summaries(chat.llm, chat.settings, chat.themes, chat.catalog.papers,
+                                                    sentences, chat.embed_texts)
+        except LLMUnavailable as exc:  # misconfigured (no key, no base URL)
+            notice = f"Offline theme lines shown: {exc}."
+    answer = overview_answer(chat.themes, chat.catalog.papers, sentences, summaries)
+    answer.notice = notice
+    if summaries:
+        answer.backend = chat.settings.llm.backend
+    return answer
 
 
 def _trend_line(trend: ThemeTrend, themes: ThemeMap, trends: Trends) -> str:

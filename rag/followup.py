@@ -376,20 +376,10 @@ def _join_names(papers: list[Paper]) -> str:
 
 def condense_with_llm(llm, settings, question: str, history: History, focus: list[Paper]) -> str:
     """The standalone question written by the LLM with prompts/condense.txt (raises LLMUnavailable)."""
-    from llama_index.core.llms import ChatMessage
-
     from prompts import load_prompt
-    from rag.generate import describe_llm_error
-    from store.errors import LLMUnavailable
+    from rag.generate import one_line_reply
 
     template = load_prompt("condense", settings.llm.prompts_dir)
     turns = "\n".join(f"User: {q}\nAssistant: {a[:1200]}" for q, a in history[-3:])
     prompt = template.format(history=turns, papers="; ".join(p.name for p in focus), question=question)
-    try:
-        reply = llm.chat([ChatMessage(role="user", content=prompt)]).message.content or ""
-    except Exception as exc:  # any transport/API error: the caller keeps the offline rewrite
-        raise LLMUnavailable(describe_llm_error(exc)) from exc
-    reply = reply.strip().strip('"').splitlines()[0].strip() if reply.strip() else ""
-    if not reply:
-        raise LLMUnavailable("the LLM returned an empty rewrite")
-    return reply
+    return one_line_reply(llm, prompt, "rewrite")

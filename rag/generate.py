@@ -107,5 +107,22 @@ def describe_llm_error(exc: BaseException) -> str:
     return f"the LLM service failed ({type(exc).__name__}: {str(exc)[:120]})"
 
 
+def llm_reply(llm: LLM, prompt: str) -> str:
+    """The LLM's whole reply to ``prompt``, stripped; raises LLMUnavailable on any failure."""
+    try:
+        return (llm.chat([ChatMessage(role="user", content=prompt)]).message.content or "").strip()
+    except Exception as exc:  # any transport/API error: the caller keeps its offline answer
+        raise LLMUnavailable(describe_llm_error(exc)) from exc
+
+
+def one_line_reply(llm: LLM, prompt: str, what: str) -> str:
+    """The first line of the LLM's reply to ``prompt`` (a rewrite, a translation); raises LLMUnavailable on any
+    failure or an empty reply (``what`` names it in the message)."""
+    reply = llm_reply(llm, prompt).strip('"')
+    if not reply:
+        raise LLMUnavailable(f"the LLM returned an empty {what}")
+    return reply.splitlines()[0].strip()
+
+
 def is_cannot_answer(text: str) -> bool:
     return CANNOT_ANSWER_PHRASE.lower().rstrip(".") in text.lower()

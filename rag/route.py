@@ -12,6 +12,7 @@ import numpy as np
 
 from rag.cite import verify_citations
 from rag.claims import NumberMismatch, check_claimed_numbers
+from rag.collection import theme_papers
 from rag.compare import compare_papers, introducing_sentence
 from rag.extractive import (
     WHICH_ANCHOR_WEIGHT, WHICH_BROAD_MIN, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR,
@@ -200,7 +201,7 @@ class QuestionRouter:
             names = 0 if asks_collection_size(resolution.question) else WHICH_MAX_PAPERS
             answer = collection_answer(papers, filters.describe_years() if filters else "", names=names)
         elif intent.kind is QuestionKind.WHICH and (theme := self.chat.themes.find(listing_topic(resolution.question))):
-            answer = self.chat.theme_papers(theme)  # "Which papers are about <a theme's label>?", as the overview names it
+            answer = theme_papers(self.chat, theme)  # "Which papers are about <a theme's label>?", as the overview names it
         elif intent.kind is QuestionKind.WHICH:
             answer = yield from self.listing(resolution.question, k, filters)
             if answer.refused and not self.chat.has_llm:  # no set clears the list's cut-off; one may still answer it
