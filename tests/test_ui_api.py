@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from types import SimpleNamespace
 
@@ -67,8 +68,8 @@ def test_chat_streams_and_passes_the_conversation(served):
     assert box == ""
     assert [m["role"] for m in history] == ["user", "assistant"]
     answer = history[-1]["content"][0]["text"] if isinstance(history[-1]["content"], list) else history[-1]["content"]
-    assert r"[\[1\]](#source-1)" in answer  # [1] links to the source card
-    assert "id='source-1'" in sources and "<mark>" in sources and "PipeFSDP" in sources
+    assert re.search(r"\[\\\[1\\\]\]\(#source-1-q0 \"", answer)  # [1] links to the sentence it cites
+    assert "id='source-1'" in sources and "<mark id='source-1-q0'>" in sources and "PipeFSDP" in sources
     first_answer_text = served.chat.calls[-1]
 
     follow_up = "How does it choose the FSDP and PP degrees?"
@@ -138,11 +139,13 @@ def test_sources_and_answers_escape_html():
         assert "<script" not in page and "<img" not in page and "<svg" not in page and "<b>Zebra" not in page
         assert "&lt;script&gt;window.__pwned=1&lt;/script&gt;" in page
     assert "javascript:" not in paper_detail_html(paper)
-    assert "<mark>And &lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt; works.</mark>" in sources_html(answer)
+    assert "<mark id='source-1-q0'>And &lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt; works.</mark>" in sources_html(answer)
     markdown = answer_markdown(answer)
     assert "\\<script\\>" in markdown and "<script" not in markdown.replace("\\<script", "")
     assert "![x]" not in markdown  # no remote images
-    assert r"[\[1\]](#source-1)" in markdown
+    # [1] links to the sentence it cites, which is its tooltip, escaped like the rest
+    assert r'''[\[1\]](#source-1-q0 "And \<img src=x onerror='window.__pwned=1'\> works.")''' in markdown
+    assert "<mark id='source-1-q0'>And &lt;img" in sources_html(answer)
 
 
 def test_escape_markdown_keeps_markdown_and_neutralises_html():

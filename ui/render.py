@@ -33,21 +33,71 @@ def escape_markdown(text: str) -> str:
     return _MD_IMAGE.sub(r"!\\[", text)  # no remote images: an answer could otherwise load any URL
 
 
-def link_citations(markdown: str, numbers: Iterable[int], prefix: str = "source") -> str:
-    """Turn each ``[n]`` of a cited source into a link to its card ``#{prefix}-n``."""
+def link_citations(markdown: str, numbers: Iterable[int], prefix: str = "source",
+                   targets: Sequence[tuple[str, str]] = ()) -> str:
+    """Turn each ``[n]`` of a cited source into a link to its card ``#{prefix}-n``; ``targets``: for each marker of
+    the text in order, the anchor of the sentence it cites within the card and that sentence (the chip's tooltip)."""
     known = set(numbers)
+    order = iter(range(len(_MARKER.findall(markdown))))
 
     def link(match: re.Match) -> str:
-        n = int(match.group(1))
-        return rf"[\[{n}\]](#{prefix}-{n})" if n in known else match.group(0)
+        n, at = int(match.group(1)), next(order)
+        if n not in known:
+            return match.group(0)
+        anchor, quote = targets[at] if at < len(targets) else ("", "")
+        title = f' "{_tooltip(quote)}"' if quote else ""
+        return rf"[\[{n}\]](#{prefix}-{n}{anchor}{title})"
 
     return _MARKER.sub(link, markdown)
 
 
+def _tooltip(quote: str) -> str:
+    return escape_markdown(quote).replace('"', "'").replace("\n", " ")
+
+
+# What starts the span a marker cites: the end of a sentence, a line, a table cell or a bold lead-in ("**X**: ").
+_SPAN_BREAK = re.compile(r"(?<=[.!?])\s+|\n|\||\*\*:\s*")
+
+
+def cited_spans(answer: Any) -> tuple[dict[int, list[str]], list[tuple[int, int | None]]]:
+    """The abstract sentences each citation rests on (its quote, then every span of the answer text a marker [n]
+    follows that the cited abstract holds verbatim), and for each marker of the text in order its number and the index
+    of the sentence it cites (None: the paper as a whole)."""
+    quotes: dict[int, list[str]] = {}
+    papers = _cited_papers(answer.citations)
+    for c in answer.citations:
+        if c.quote:
+            quotes.setdefault(c.n, []).append(c.quote)
+    targets: list[tuple[int, int | None]] = []
+    for match in _MARKER.finditer(answer.text):
+        n = int(match.group(1))
+        pieces = _SPAN_BREAK.split(_MARKER.sub("", answer.text[: match.start()]).rstrip())
+        span = pieces[-1].strip(" *:-").removesuffix("…").strip()  # a table cell's sentence may be cut short
+        paper = papers.get(n)
+        if paper is None or len(span.split()) < 3 or not _find(span, paper.text):
+            targets.append((n, None))
+            continue
+        own = quotes.setdefault(n, [])
+        index = next((i for i, q in enumerate(own) if _find(span, q) or _find(q, span)), None)
+        if index is None:
+            own.append(span)
+            index = len(own) - 1
+        targets.append((n, index))
+    return quotes, targets
+
+
+def _find(quote: str, text: str) -> re.Match | None:
+    words = quote.split()
+    return re.search(r"\s+".join(re.escape(w) for w in words), text) if words else None
+
+
 def answer_markdown(answer: Any, prefix: str = "source") -> str:
-    """The final answer for the chat: escaped text, [n] linked to the sources, then a one-line key."""
+    """The final answer for the chat: escaped text, each [n] linked to the sentence it cites in the sources panel
+    (its tooltip the sentence), then a one-line key."""
     cited = _cited_papers(answer.citations)
-    text = link_citations(escape_markdown(answer.text), cited, prefix)
+    quotes, marks = cited_spans(answer)
+    targets = [(f"-q{i}", quotes[n][i]) if i is not None else ("", "") for n, i in marks]
+    text = link_citations(escape_markdown(answer.text), cited, prefix, targets)
     if cited:
         key = " · ".join(rf"[\[{n}\] {escape_markdown(paper.name)}](#{prefix}-{n})" for n, paper in cited.items())
         text += f"\n\n**Sources:** {key}"
@@ -78,22 +128,23 @@ def _meta(paper: Paper) -> list[str]:
     return [x for x in (_where(paper), f"relevance {paper.score:.2f}" if paper.score > 0 else "") if x]
 
 
-def _highlight(text: str, quotes: Iterable[str]) -> tuple[str, list[str]]:
-    """Escaped text with each quote wrapped in <mark> (whitespace-tolerant), and the quotes not found."""
-    spans: list[tuple[int, int]] = []
+def _highlight(text: str, quotes: Iterable[str], anchor: str = "") -> tuple[str, list[str]]:
+    """Escaped text with each quote wrapped in <mark> (whitespace-tolerant), and the quotes not found; with
+    ``anchor``, the mark of quote i has the id ``{anchor}-q{i}`` (a citation chip's target)."""
+    spans: list[tuple[int, int, int]] = []
     missing: list[str] = []
-    for quote in quotes:
-        words = quote.split()
-        found = re.search(r"\s+".join(re.escape(w) for w in words), text) if words else None
+    for i, quote in enumerate(quotes):
+        found = _find(quote, text)
         if found:
-            spans.append(found.span())
-        elif words:
+            spans.append((*found.span(), i))
+        elif quote.split():
             missing.append(quote)
     out, pos = [], 0
-    for start, end in sorted(spans):
+    for start, end, i in sorted(spans):
         if start < pos:
             continue
-        out += [html.escape(text[pos:start]), f"<mark>{html.escape(text[start:end])}</mark>"]
+        mark_id = f" id='{anchor}-q{i}'" if anchor else ""
+        out += [html.escape(text[pos:start]), f"<mark{mark_id}>{html.escape(text[start:end])}</mark>"]
         pos = end
     out.append(html.escape(text[pos:]))
     return "".join(out), missing
@@ -107,7 +158,7 @@ def paper_card(paper: Paper, n: int | None = None, quotes: Sequence[str] = (), p
     title = ""
     if paper.title and paper.title.strip() != paper.name.strip():
         title = f"<div class='pc-title'>{html.escape(paper.title)}</div>"
-    abstract, missing = _highlight(paper.text, quotes)
+    abstract, missing = _highlight(paper.text, quotes, f"{prefix}-{n}" if n is not None else "")
     if missing:  # not verbatim in the abstract (e.g. LaTeX resolved differently): show it above
         abstract = "".join(f"<blockquote><mark>{html.escape(q)}</mark></blockquote>" for q in missing) + abstract
     anchor = f" id='{prefix}-{n}'" if n is not None else ""
@@ -123,15 +174,13 @@ def sources_html(answer: Any, prefix: str = "source") -> str:
     """Cited papers as cards, then the retrieved-but-uncited ones collapsed."""
     if answer is None:
         return EMPTY_SOURCES
-    quotes: dict[int, list[str]] = {}
-    for c in answer.citations:
-        quotes.setdefault(c.n, []).append(c.quote)
+    quotes, _ = cited_spans(answer)
     cited = _cited_papers(answer.citations)
     parts = [f"<div class='pc-sources-head'>Sources <span>{len(cited)} cited · "
              f"{len(answer.papers)} retrieved</span></div>"]
     if answer.refused:
         parts.append("<p class='pc-note'>None of the loaded abstracts answers this question.</p>")
-    parts += [paper_card(paper, n, quotes[n], prefix) for n, paper in cited.items()]
+    parts += [paper_card(paper, n, quotes.get(n, []), prefix) for n, paper in cited.items()]
     cited_ids = {p.paper_id for p in cited.values()}
     others = [p for p in answer.papers if p.paper_id not in cited_ids]
     if others:
