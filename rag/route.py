@@ -817,7 +817,7 @@ class QuestionRouter:
         asked = {pid: (part, self._query_vec(part), asked_details(part)) for pid, part in parts.items()
                  if pid in ids} if set(ids) <= parts.keys() else {}
         comparison = compare_papers(question, self._query_vec(question), papers, sentences,
-                                    self.chat.aspect_classifier, self.chat.term_stats, details, asked)
+                                    self.chat.aspect_classifier, details, asked)
         answer = Answer(
             text=comparison.text(), citations=comparison.cites.citations,
             papers=papers + [h.paper for h in hits if h.paper.paper_id not in ids],
@@ -838,7 +838,7 @@ class QuestionRouter:
             answer.notice = f"Offline synthesis shown: {exc}."
             return answer
         quotes = {c.paper.paper_id: c.quote for c in checked if c.quote}
-        answer.text = table + text
+        answer.text = text + "\n\n" + table.strip()  # the synthesis first, as offline
         answer.citations = [Citation(c.n, c.paper, quotes.get(c.paper.paper_id) or c.quote) for c in answer.citations]
         answer.backend = self.settings.llm.backend
         return answer
