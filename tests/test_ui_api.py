@@ -214,3 +214,40 @@ def test_session_prefs_validate_and_pick_the_llm(seed_chat):
     assert twin.retriever is seed_chat.retriever and seed_chat.settings.llm.backend == "extractive"
     extractive, _ = validate_prefs("extractive", "", "", 10, "Any", "Any", [])
     assert extractive.chat_for(seed_chat) is seed_chat
+
+
+def test_cli_ui_says_which_port_is_busy_and_prints_no_share_hint(seed_store_dir, tmp_path):
+    import socket
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from tests.servers import free_port
+
+    store = tmp_path / "store"
+    shutil.copytree(seed_store_dir, store)
+    command = [str(Path(sys.executable).with_name("paperchat")), "--store-dir", str(store), "ui", "--port"]
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        taken = subprocess.run(command + [str(port)], capture_output=True, text=True, timeout=300)
+    assert taken.returncode == 1
+    assert taken.stderr.strip() == f"Error: port {port} is in use: start with --port N (another free port)"
+
+    port = free_port()
+    log = tmp_path / "ui.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(command + [str(port)], stdout=out, stderr=subprocess.STDOUT, text=True)
+        try:
+            deadline = time.monotonic() + 240
+            while "PaperChat is running on" not in log.read_text() and time.monotonic() < deadline:
+                assert server.poll() is None, log.read_text()
+                time.sleep(0.5)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    printed = log.read_text()
+    assert f"PaperChat is running on http://127.0.0.1:{port}" in printed
+    assert "share=True" not in printed and "Traceback" not in printed

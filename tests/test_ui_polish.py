@@ -146,3 +146,42 @@ def test_a_paper_uploaded_after_start_up_can_be_compared_through_the_api(app_url
     client.predict([handle_file(str(upload))], api_name="/ingest")
     markdown, sources = client.predict(["KelpSeg", "PhysVista"], api_name="/compare")
     assert "KelpSeg" in markdown and "PhysVista" in markdown and "cmp-source-2" in sources
+
+
+def test_an_overlong_question_stays_in_the_box_with_the_limit_said(page):
+    from playwright.sync_api import expect
+
+    clear_chat(page)
+    long = "Why does it work? " * 200  # 3,600 characters: nothing cut silently
+    ask(page, long)
+    text = wait_for_answer(page, 1)
+    assert "limited to 2,000" in text and "still in the box" in text
+    expect(page.locator("#pc-question textarea")).to_have_value(long.strip())
+    page.fill("#pc-question textarea", "")
+    clear_chat(page)
+
+
+def test_an_empty_paper_search_says_so(page):
+    from playwright.sync_api import expect
+
+    open_tab(page, "Papers")
+    page.fill("#pc-search textarea, #pc-search input", "sourdough starter")
+    expect(page.locator("#pc-table")).to_contain_text("No papers match “sourdough starter”.")
+    page.fill("#pc-search textarea, #pc-search input", "")
+    expect(page.locator("#pc-table")).to_contain_text("PipeFSDP")
+
+
+def test_a_refusal_lists_and_lights_no_paper_below_the_relevance_floor(page):
+    from playwright.sync_api import expect
+
+    clear_chat(page)
+    ask(page, "How do I bake sourdough bread with a stiff starter?")
+    wait_for_answer(page, 1)
+    expect(page.locator("#pc-sources .pc-sources-head")).to_contain_text("0 cited · 0 retrieved")
+    expect(page.locator("#pc-sources details.pc-more")).to_have_count(0)
+    open_tab(page, "Map")
+    points = page.locator('#pc-map [aria-roledescription="point"]')
+    expect(points.first).to_be_attached()
+    expect(page.locator('#pc-map [aria-roledescription="point"][aria-label*="retrieved for your last question"]')
+           ).to_have_count(0)
+    clear_chat(page)

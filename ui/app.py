@@ -17,6 +17,7 @@ import gradio as gr
 from rag.types import Answer
 from store.errors import PaperChatError
 from ui import render
+from ui.render import cited_papers
 from ui.frames import DIM, LIT, map_frame, papers_frame
 from ui.themes_tab import build_themes_tab
 from ui.prefs import ANY_YEAR, BACKEND_LABELS, TOP_K_RANGE, SessionPrefs, validate_prefs
@@ -100,6 +101,7 @@ def comparison_question(names: list[str]) -> str:
 def build_app(chat: Any) -> gr.Blocks:
     """The Blocks app over one PaperChat (shared); per-session choices live in gr.State."""
     max_chars = chat.settings.ui.max_question_chars
+    floor = chat.settings.retrieval.min_relevance  # papers retrieved below it are neither listed nor lit
     max_mb = chat.settings.ui.max_upload_mb
     uploads_dir = Path(chat.settings.store.dir) / "uploads"
 
@@ -127,11 +129,12 @@ def build_app(chat: Any) -> gr.Blocks:
             history += [{"role": "assistant", "content": render.answer_markdown(reply)}]
             yield history, gr.skip(), gr.skip(), gr.skip(), gr.skip()
             return
-        if len(question) > max_chars:
+        if len(question) > max_chars:  # said, and the question left in the box to be shortened
             history += [{"role": "user", "content": render.escape_markdown(question[:300]) + "…"},
                         {"role": "assistant", "content": f"That question is {len(question):,} characters long; "
-                                                         f"questions are limited to {max_chars:,}. Please shorten it."}]
-            yield history, gr.skip(), gr.skip(), gr.skip(), ""
+                                                         f"questions are limited to {max_chars:,}. Please shorten it "
+                                                         "(it is still in the box)."}]
+            yield history, gr.skip(), gr.skip(), gr.skip(), question
             return
         history += [{"role": "user", "content": render.escape_markdown(question)},
                     {"role": "assistant", "content": render.partial_markdown("")}]
@@ -142,8 +145,9 @@ def build_app(chat: Any) -> gr.Blocks:
             for piece in answerer.stream(question, history=turns, k=prefs.top_k, filters=prefs.filters()):
                 if isinstance(piece, Answer):
                     history[-1]["content"] = render.answer_markdown(piece)
-                    ids = [p.paper_id for p in piece.papers]
-                    yield history, render.sources_html(piece), list(turns) + [(question, piece.text)], ids, ""
+                    ids = [p.paper_id for p in piece.papers if p.score >= floor or p in cited_papers(piece)]
+                    yield (history, render.sources_html(piece, floor=floor), list(turns) + [(question, piece.text)],
+                           ids, "")
                     return
                 text += piece
                 history[-1]["content"] = render.partial_markdown(text)
@@ -178,7 +182,7 @@ def build_app(chat: Any) -> gr.Blocks:
         table = getattr(answer, "table", None)
         if table and "|" not in answer.text:
             text = render.table_markdown(table) + "\n\n" + text
-        return text, render.sources_html(answer, prefix="cmp-source")
+        return text, render.sources_html(answer, prefix="cmp-source", floor=floor)
 
     # ---- paper browser ----
     def search_papers(query: str):
@@ -268,9 +272,9 @@ def build_app(chat: Any) -> gr.Blocks:
                             examples=[{"text": q} for q in example_questions(chat)], latex_delimiters=[],
                         )
                         with gr.Row(equal_height=True):
-                            box = gr.Textbox(placeholder="Ask about the loaded papers…", show_label=False,
-                                             scale=8, lines=1, max_lines=6, elem_id="pc-question",
-                                             max_length=max_chars * 2)
+                            box = gr.Textbox(placeholder=f"Ask about the loaded papers (up to {max_chars:,} "
+                                                         "characters)…", show_label=False,
+                                             scale=8, lines=1, max_lines=6, elem_id="pc-question")
                             send = gr.Button("Ask", variant="primary", scale=1, min_width=80, elem_id="pc-send")
                         chat_status = gr.Markdown(defaults.describe(), elem_id="pc-chat-status")
                     with gr.Column(scale=2, min_width=320):
@@ -284,11 +288,11 @@ def build_app(chat: Any) -> gr.Blocks:
                     compare_btn = gr.Button("Compare", variant="primary", scale=1, elem_id="pc-compare")
                 with gr.Row(equal_height=False):
                     with gr.Column(scale=2):
-                        compare_out = gr.Markdown("Pick papers above, then press **Compare**.",
+                        compare_out = gr.Markdown("Pick papers above, then press **Compare**.", label="comparison",
                                                   elem_id="pc-comparison", container=True, padding=True)
                     with gr.Column(scale=1, min_width=320):
                         compare_sources = gr.HTML("", elem_id="pc-compare-sources", max_height=640,
-                                                  js_on_load=None)
+                                                  js_on_load=None, label="sources")
             with gr.Tab("Papers", id="papers", elem_id="tab-papers"):
                 with gr.Row(equal_height=False):
                     with gr.Column(scale=3):

@@ -179,10 +179,17 @@ def ui(ctx: click.Context, host: str | None, port: int | None, share: bool, auth
     """Open the chat in your browser."""
     from ui.web import launch
 
+    chat = _chat(ctx)
+    port = port or chat.settings.ui.port
     try:
-        launch(_chat(ctx), host=host, port=port, share=share, auth=auth)
+        launch(chat, host=host, port=port, share=share, auth=auth,
+               on_ready=lambda url: click.echo(f"PaperChat is running on {url} (Ctrl+C stops it)"))
     except ValueError as exc:
         raise _fail(exc) from None
+    except OSError as exc:
+        if "port" not in str(exc).lower():
+            raise
+        raise click.ClickException(f"port {port} is in use: start with --port N (another free port)") from None
 
 
 @main.command()

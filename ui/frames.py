@@ -23,6 +23,8 @@ def matches(paper: Paper, query: str) -> bool:
 def papers_frame(papers: Sequence[Paper], query: str = "") -> pd.DataFrame:
     """The browser table: one row per paper matching ``query``; Source is ``file#ordinal`` (unique)."""
     rows = [[p.name, p.title, p.year, p.venue or "", p.key] for p in papers if matches(p, query)]
+    if not rows and query.strip():  # said in the table, not shown as bare headers
+        rows = [[f"No papers match “{query.strip()}”.", "", None, "", ""]]
     frame = pd.DataFrame(rows, columns=TABLE_COLUMNS)
     frame["Year"] = frame["Year"].astype("Int64")
     return frame

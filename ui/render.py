@@ -113,6 +113,11 @@ def partial_markdown(text: str) -> str:
     return escape_markdown(text) + " ▍"
 
 
+def cited_papers(answer: Any) -> list[Paper]:
+    """The papers an answer cites, in citation order."""
+    return list(_cited_papers(answer.citations).values())
+
+
 def _cited_papers(citations: Sequence[Any]) -> dict[int, Paper]:
     cited: dict[int, Paper] = {}
     for c in sorted(citations, key=lambda c: c.n):
@@ -170,19 +175,19 @@ def paper_card(paper: Paper, n: int | None = None, quotes: Sequence[str] = (), p
     )
 
 
-def sources_html(answer: Any, prefix: str = "source") -> str:
-    """Cited papers as cards, then the retrieved-but-uncited ones collapsed."""
+def sources_html(answer: Any, prefix: str = "source", floor: float = 0.0) -> str:
+    """Cited papers as cards, then the retrieved-but-uncited ones scoring ``floor`` or more, collapsed."""
     if answer is None:
         return EMPTY_SOURCES
     quotes, _ = cited_spans(answer)
     cited = _cited_papers(answer.citations)
+    cited_ids = {p.paper_id for p in cited.values()}
+    others = [p for p in answer.papers if p.paper_id not in cited_ids and p.score >= floor]
     parts = [f"<div class='pc-sources-head'>Sources <span>{len(cited)} cited · "
-             f"{len(answer.papers)} retrieved</span></div>"]
+             f"{len(cited) + len(others)} retrieved</span></div>"]
     if answer.refused:
         parts.append("<p class='pc-note'>None of the loaded abstracts answers this question.</p>")
     parts += [paper_card(paper, n, quotes.get(n, []), prefix) for n, paper in cited.items()]
-    cited_ids = {p.paper_id for p in cited.values()}
-    others = [p for p in answer.papers if p.paper_id not in cited_ids]
     if others:
         items = "".join(
             f"<details class='pc-other'><summary><span class='pc-name'>{html.escape(p.name)}</span>"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,10 +57,18 @@ def launch_options(chat: Any, host: str | None = None, port: int | None = None, 
 
 
 def launch(chat: Any, host: str | None = None, port: int | None = None, share: bool = False,
-           auth: str | None = None, **extra: Any):
-    """Serve the app and return its Blocks (this blocks until shutdown unless ``prevent_thread_lock=True``)."""
+           auth: str | None = None, on_ready: Callable[[str], None] | None = None, **extra: Any):
+    """Serve the app and return its Blocks (this blocks until shutdown unless ``prevent_thread_lock=True``).
+    ``on_ready(url)`` is called once it listens (the CLI prints the address; Gradio's own lines, with their
+    ``share=True`` hint, are silenced)."""
     options = launch_options(chat, host, port, share, auth)
     app = build_app(chat)
     app.queue(default_concurrency_limit=CONCURRENCY, max_size=QUEUE_SIZE)
-    app.launch(**options, **extra)
+    if on_ready is None:
+        app.launch(**options, **extra)
+        return app
+    app.launch(**options, **{**extra, "quiet": True, "prevent_thread_lock": True})
+    on_ready(app.share_url or app.local_url)
+    if not extra.get("prevent_thread_lock"):
+        app.block_thread()
     return app
