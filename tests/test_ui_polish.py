@@ -171,6 +171,22 @@ def test_an_empty_paper_search_says_so(page):
     expect(page.locator("#pc-table")).to_contain_text("PipeFSDP")
 
 
+def test_uncited_papers_are_listed_collapsed_only_from_the_relevance_floor(page):
+    import re
+
+    from playwright.sync_api import expect
+
+    clear_chat(page)
+    ask(page, "Which papers propose benchmarks for physical reasoning in VLMs?")
+    wait_for_answer(page, 1)
+    more = page.locator("#pc-sources details.pc-more")
+    expect(more).to_have_count(1)
+    assert more.get_attribute("open") is None
+    scores = [float(x) for x in re.findall(r"relevance (\d\.\d+)", more.text_content())]
+    assert scores and min(scores) >= 0.3
+    clear_chat(page)
+
+
 def test_a_refusal_lists_and_lights_no_paper_below_the_relevance_floor(page):
     from playwright.sync_api import expect
 
