@@ -196,13 +196,17 @@ class PaperChat:
         """``stream`` for a question known to be in English."""
         from rag.collection import about_collection
         from rag.route import QuestionRouter
+        from rag.suggest import next_questions
 
         about = about_collection(self, question)
         if about is not None:  # "what are the main themes?", "hi": the collection, not some papers, is asked about
             yield about.text
             yield about
             return
-        yield from QuestionRouter(self).stream(question, history, k, filters)
+        for piece in QuestionRouter(self).stream(question, history, k, filters):
+            if isinstance(piece, Answer):
+                piece.suggestions = next_questions(piece, self.themes, self.catalog.papers)
+            yield piece
 
     @cached_property
     def aspect_classifier(self):

@@ -29,6 +29,7 @@ class Answer:
     kind: str = "lookup"  # lookup | comparison | which | not_stated | refusal
     table: list[dict] = field(default_factory=list)  # comparison rows: paper, n, problem, approach, data, results
     rewritten: str = ""  # the standalone question a follow-up was rewritten to
+    suggestions: list[str] = field(default_factory=list)  # questions to ask next, from the cited papers
 
     def lead_with(self, note: str) -> None:
         """Put a note on what the answer covers ("“FlashAttention” is not among the loaded papers ...") before it."""
@@ -44,6 +45,7 @@ class Answer:
             "kind": self.kind,
             "table": self.table,
             "rewritten": self.rewritten,
+            "suggestions": self.suggestions,
             "citations": [
                 {"n": c.n, "quote": c.quote, "paper": _paper_dict(c.paper)} for c in self.citations
             ],

@@ -302,3 +302,17 @@ def test_a_failing_llm_leaves_the_offline_theme_lines_with_a_notice(seed_chat, l
     answer = chat.ask("summarize all the papers")
     assert answer.kind == "overview" and "Offline theme lines shown" in answer.notice and "HTTP 500" in answer.notice
     assert answer.text == seed_chat.ask("summarize all the papers").text
+
+
+# ---- suggested next questions ----
+@pytest.mark.parametrize("question", ["What is PatchKV?", "How do PhysVista and PhyProbe differ?",
+                                      "Which papers propose benchmarks for physical reasoning in VLMs?"])
+def test_each_suggested_next_question_is_answered_from_the_papers(seed_chat, question):
+    answer = seed_chat.ask(question)
+    assert 2 <= len(answer.suggestions) <= 3
+    cited = {c.paper.name for c in answer.citations}
+    assert all(any(name in s for name in cited) or "papers are about" in s for s in answer.suggestions)
+    for suggestion in answer.suggestions:
+        reply = seed_chat.ask(suggestion)
+        assert not reply.refused and reply.citations, suggestion
+    assert seed_chat.ask("How do I bake sourdough bread?").suggestions == []

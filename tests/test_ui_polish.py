@@ -201,3 +201,20 @@ def test_a_refusal_lists_and_lights_no_paper_below_the_relevance_floor(page):
     expect(page.locator('#pc-map [aria-roledescription="point"][aria-label*="retrieved for your last question"]')
            ).to_have_count(0)
     clear_chat(page)
+
+
+def test_a_suggested_next_question_is_asked_in_one_click(page):
+    from playwright.sync_api import expect
+
+    clear_chat(page)
+    ask(page, "What is PatchKV?")
+    wait_for_answer(page, 1)
+    suggestions = bot_messages(page).last.locator('a[href="#ask"]')
+    expect(suggestions.first).to_be_visible()
+    asked = suggestions.first.inner_text().strip()
+    assert "PatchKV" in asked
+    suggestions.first.click()
+    answer = wait_for_answer(page, 2)
+    expect(page.locator('#pc-chatbot [data-testid="user"]').last).to_have_text(asked)
+    assert "PatchKV" in answer and "[1]" in answer
+    clear_chat(page)

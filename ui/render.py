@@ -101,11 +101,18 @@ def answer_markdown(answer: Any, prefix: str = "source") -> str:
     if cited:
         key = " · ".join(rf"[\[{n}\] {escape_markdown(paper.name)}](#{prefix}-{n})" for n, paper in cited.items())
         text += f"\n\n**Sources:** {key}"
+    suggestions = getattr(answer, "suggestions", [])
+    if suggestions:  # one click asks (ui/assets/app.js)
+        text += "\n\n**Ask next:** " + " · ".join(f"[{_link_text(q)}](#ask)" for q in suggestions)
     if answer.notice:
         text += f"\n\n> ⚠️ {escape_markdown(answer.notice)}"
     if getattr(answer, "rewritten", ""):
         text += f"\n\n*Answered as: “{escape_markdown(answer.rewritten)}”*"
     return text
+
+
+def _link_text(text: str) -> str:
+    return escape_markdown(text).replace("[", "\\[").replace("]", "\\]")
 
 
 def partial_markdown(text: str) -> str:
