@@ -244,8 +244,12 @@ def test_corpus_map_lights_up_retrieved_papers(page, shots):
     open_tab(page, "Map")
     points = page.locator('#pc-map [aria-roledescription="point"]')
     expect(points).to_have_count(38)
+    cited = int(re.search(r"(\d+) cited", head).group(1))
     lit = page.locator('#pc-map [aria-roledescription="point"][aria-label*="retrieved for your last question"]')
-    expect(lit).to_have_count(retrieved)
+    expect(lit).to_have_count(retrieved - cited)  # the cited ones are styled apart
+    assert lit.first.get_attribute("stroke") == "#e8590c"  # coloured on this first visit, not only on a second
+    expect(page.locator('#pc-map [aria-roledescription="point"][aria-label*="cited in your last answer"]')
+           ).to_have_count(cited)
     lit.first.hover(force=True)
     tooltip = page.locator("#vg-tooltip-element")
     expect(tooltip).to_be_visible()

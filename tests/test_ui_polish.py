@@ -198,8 +198,9 @@ def test_a_refusal_lists_and_lights_no_paper_below_the_relevance_floor(page):
     open_tab(page, "Map")
     points = page.locator('#pc-map [aria-roledescription="point"]')
     expect(points.first).to_be_attached()
-    expect(page.locator('#pc-map [aria-roledescription="point"][aria-label*="retrieved for your last question"]')
-           ).to_have_count(0)
+    lit = '#pc-map [aria-roledescription="point"][aria-label*="{}"]'
+    expect(page.locator(lit.format("retrieved for your last question"))).to_have_count(0)
+    expect(page.locator(lit.format("cited in your last answer"))).to_have_count(0)
     clear_chat(page)
 
 

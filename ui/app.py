@@ -18,7 +18,7 @@ from rag.types import Answer
 from store.errors import PaperChatError
 from ui import render
 from ui.render import cited_papers
-from ui.frames import DIM, LIT, map_frame, papers_frame
+from ui.frames import CITED, LIT, map_colours, map_frame, papers_frame
 from ui.themes_tab import build_themes_tab
 from ui.prefs import ANY_YEAR, BACKEND_LABELS, TOP_K_RANGE, SessionPrefs, validate_prefs
 from ui.uploads import ALLOWED_SUFFIXES, UploadRejected, stage_upload
@@ -106,7 +106,7 @@ def build_app(chat: Any) -> gr.Blocks:
     uploads_dir = Path(chat.settings.store.dir) / "uploads"
 
     # ---- corpus views (read fresh: another session may have ingested) ----
-    def corpus_updates(query: str = "", lit: list[str] | None = None):
+    def corpus_updates(query: str = "", lit: dict | None = None):
         papers = chat.papers()
         venues = sorted({p.venue for p in papers if p.venue})
         return (
@@ -116,8 +116,14 @@ def build_app(chat: Any) -> gr.Blocks:
             gr.Dropdown(choices=venues),
             gr.Dropdown(choices=year_choices(papers)),
             gr.Dropdown(choices=year_choices(papers)),
-            map_frame(chat.paper_map(), papers, lit or []),
+            paper_map_frame(papers, lit),
         )
+
+    def paper_map_frame(papers: list, lit: dict | None):
+        themes = chat.themes
+        labels = [themes.themes[themes.theme_of[p.paper_id]].label if p.paper_id in themes.theme_of else None
+                  for p in papers]
+        return map_frame(chat.paper_map(), papers, lit or {}, [label or "other papers" for label in labels])
 
     # ---- chat ----
     def answer_turn(question: str, history: list, turns: list, prefs: SessionPrefs):
@@ -145,7 +151,8 @@ def build_app(chat: Any) -> gr.Blocks:
             for piece in answerer.stream(question, history=turns, k=prefs.top_k, filters=prefs.filters()):
                 if isinstance(piece, Answer):
                     history[-1]["content"] = render.answer_markdown(piece)
-                    ids = [p.paper_id for p in piece.papers if p.score >= floor or p in cited_papers(piece)]
+                    cited = {p.paper_id: CITED for p in cited_papers(piece)}
+                    ids = {**{p.paper_id: LIT for p in piece.papers if p.score >= floor}, **cited}
                     yield (history, render.sources_html(piece, floor=floor), list(turns) + [(question, piece.text)],
                            ids, "")
                     return
@@ -201,7 +208,7 @@ def build_app(chat: Any) -> gr.Blocks:
 
     # ---- corpus and settings ----
     @readable_errors
-    def ingest_upload(files: list[str] | None, lit: list[str], progress=gr.Progress()):
+    def ingest_upload(files: list[str] | None, lit: dict, progress=gr.Progress()):
         files = [files] if isinstance(files, str) else list(files or [])
         if not files:
             return (gr.skip(),) * 8
@@ -233,8 +240,8 @@ def build_app(chat: Any) -> gr.Blocks:
     def backend_fields(backend: str):
         return gr.Textbox(visible=backend != "extractive"), gr.Textbox(visible=backend == "openai-compatible")
 
-    def render_map(lit: list[str]):
-        return map_frame(chat.paper_map(), chat.papers(), lit or [])
+    def render_map(lit: dict):
+        return paper_map_frame(chat.papers(), lit)
 
     # ---- plain API endpoints (gradio_client) ----
     def api_ask(question: str, top_k: int = 0) -> dict:
@@ -259,7 +266,7 @@ def build_app(chat: Any) -> gr.Blocks:
         prefs = gr.State(defaults)
         turns = gr.State([])
         pending = gr.State("")
-        lit_ids = gr.State([])
+        lit_ids = gr.State({})
         picked = gr.State("")
         header = gr.HTML(render.header_html(len(papers), papers), elem_id="pc-header")
         with gr.Tabs(elem_id="pc-tabs") as tabs:
@@ -306,12 +313,14 @@ def build_app(chat: Any) -> gr.Blocks:
                         ask_btn = gr.Button("Ask about this paper", interactive=False, elem_id="pc-ask-about")
             with gr.Tab("Map", id="map", elem_id="tab-map") as map_tab:
                 gr.Markdown("Each dot is a paper, placed by a 2-D projection (PCA) of its embedding: nearby "
-                            "papers are about similar things. Papers retrieved for your last question are lit; "
-                            "hover a dot for its name.")
+                            "papers are about similar things. Colours are the themes (the Themes tab lists them); the "
+                            "papers cited in your last answer are red, the others retrieved for it orange; hover a dot "
+                            "for its name.")
                 paper_map = gr.ScatterPlot(
-                    map_frame(chat.paper_map(), papers), x="x", y="y", color="status", show_label=False,
-                    color_map={LIT: "#e8590c", DIM: "#94a3b8"}, tooltip=["name", "title"], height=560,
-                    x_title="component 1", y_title="component 2", elem_id="pc-map",
+                    paper_map_frame(papers, {}), x="x", y="y", color="status", show_label=False,
+                    color_map=map_colours([t.label for t in chat.themes.themes]), tooltip=["name", "title"],
+                    height=560, x_title="first principal component", y_title="second principal component",
+                    color_title="theme", elem_id="pc-map",
                 )
             themes_tab, theme_views, refresh_themes = build_themes_tab(chat)
             with gr.Tab("Corpus & settings", id="settings", elem_id="tab-settings"):
@@ -350,7 +359,7 @@ def build_app(chat: Any) -> gr.Blocks:
                       queue=False).then(
             answer_turn, [pending, chatbot, turns, prefs], chat_outputs, api_visibility="private",
             concurrency_id="answer")
-        chatbot.clear(lambda: ([], render.EMPTY_SOURCES, []), None, [turns, sources, lit_ids],
+        chatbot.clear(lambda: ([], render.EMPTY_SOURCES, {}), None, [turns, sources, lit_ids],
                       api_visibility="private", queue=False)
 
         compare_btn.click(compare, [picker, prefs], [compare_out, compare_sources], api_name="compare",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -10,7 +10,12 @@ from store.paper import Paper
 
 TABLE_COLUMNS = ["Name", "Title", "Year", "Venue", "Source"]
 MAP_COLUMNS = ["x", "y", "name", "title", "status"]
-LIT, DIM = "retrieved for your last question", "other papers"
+CITED, LIT, DIM = "cited in your last answer", "retrieved for your last question", "other papers"
+CITED_COLOUR, LIT_COLOUR, DIM_COLOUR = "#b91c1c", "#e8590c", "#94a3b8"
+# Muted colours for the themes (the legend names each theme by its label), so the lit papers stand out; kept in
+# step with the fill rules of assets/style.css.
+THEME_COLOURS = ["#93c5fd", "#86efac", "#c4b5fd", "#fcd34d", "#67e8f9", "#f9a8d4", "#a5b4fc", "#bef264",
+                 "#fdba74", "#5eead4"]
 
 
 def matches(paper: Paper, query: str) -> bool:
@@ -30,13 +35,26 @@ def papers_frame(papers: Sequence[Paper], query: str = "") -> pd.DataFrame:
     return frame
 
 
-def map_frame(coords: dict[str, tuple[float, float]], papers: Sequence[Paper],
-              lit: Collection[str] = ()) -> pd.DataFrame:
-    """Scatter points: the PCA position of each paper, lit when retrieved for the last question."""
-    rows = [[*coords[p.paper_id], p.name, _short(p.title), LIT if p.paper_id in lit else DIM]
-            for p in papers if p.paper_id in coords]
-    rows.sort(key=lambda r: r[4] == LIT)  # lit points drawn last, on top
-    return pd.DataFrame(rows, columns=MAP_COLUMNS)
+def map_frame(coords: dict[str, tuple[float, float]], papers: Sequence[Paper], lit: Mapping[str, str] | None = None,
+              themes: Sequence[str] | None = None) -> pd.DataFrame:
+    """Scatter points: the PCA position of each paper; CITED or LIT after the last question (``lit``: paper id ->
+    status), else its theme's label (``themes``: a label per paper id, in the same order as ``papers``) or DIM."""
+    lit = lit or {}
+    labels = list(themes) if themes is not None else [DIM] * len(papers)
+    rows = [[*coords[p.paper_id], p.name, _short(p.title), lit.get(p.paper_id, label)]
+            for p, label in zip(papers, labels) if p.paper_id in coords]
+    rows.sort(key=lambda r: (r[4] == LIT, r[4] == CITED))  # lit points drawn last, on top, the cited topmost
+    # The plot takes its colour scale from the categories of its first value and keeps it when the value changes,
+    # so a later lit point had no colour: both lit categories are always there, as points without a position.
+    placeholders = [[None, None, "", "", CITED], [None, None, "", "", LIT]]
+    return pd.DataFrame(placeholders + rows, columns=MAP_COLUMNS)
+
+
+def map_colours(theme_labels: Sequence[str]) -> dict[str, str]:
+    """The map's colour of each status: cited and retrieved papers, then each theme."""
+    colours = {CITED: CITED_COLOUR, LIT: LIT_COLOUR, DIM: DIM_COLOUR}
+    colours.update({label: THEME_COLOURS[i % len(THEME_COLOURS)] for i, label in enumerate(theme_labels)})
+    return colours
 
 
 def _short(text: str, limit: int = 90) -> str:
