@@ -59,3 +59,62 @@ def empty_chat(tmp_path):
     from rag import PaperChat
 
     return PaperChat(store_dir=tmp_path / "empty-store", store_bundled_corpus=False)
+
+
+@pytest.fixture
+def server():
+    """A real OpenAI-compatible HTTP server on loopback (tests/openai_server.py), scripted by the test."""
+    from tests.openai_server import FakeOpenAI
+
+    with FakeOpenAI() as fake:
+        yield fake
+
+
+@pytest.fixture
+def llm_chat(seed_store_dir, tmp_path, server):
+    """A PaperChat on a copy of the seed store, answering with the LLM of ``server``."""
+    from rag import PaperChat
+
+    store = tmp_path / "llm-store"
+    shutil.copytree(seed_store_dir, store)
+    return PaperChat(store_dir=store, llm_backend="openai-compatible", llm_base_url=server.base_url,
+                     llm_model="local-test-model", llm_max_retries=2, llm_timeout=3)
+
+
+# ---- the web app in headless Chromium (tests/test_ui_*.py) ----
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+WAIT = 60_000  # ms; answers take a second or two, but CI machines are busy
+
+
+@pytest.fixture(scope="module")
+def app_url(seed_store_dir, tmp_path_factory):
+    """The app served on a copy of the seed store, one per test module."""
+    from rag import PaperChat
+    from tests.ui_server import running_app
+
+    store = tmp_path_factory.mktemp("ui") / "store"
+    shutil.copytree(seed_store_dir, store)
+    with running_app(PaperChat(store_dir=store)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def page(app_url):
+    """One browser page on the app for a test module; fails the module on any JavaScript error."""
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=WAIT)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 950})
+        context.set_default_timeout(WAIT)
+        pg = context.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda exc: errors.append(str(exc)))
+        pg.goto(app_url)
+        pg.wait_for_selector("#pc-chatbot")
+        yield pg
+        browser.close()
+        assert not errors, f"JavaScript errors in the page: {errors}"

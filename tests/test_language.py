@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 
 from rag.language import offline_notice, question_language
 from tests.conftest import REPO
-from tests.openai_server import FakeOpenAI, Reply
+from tests.openai_server import Reply
 
 CHINESE_LIST = "哪些论文是关于视频理解的？"  # which papers are about video understanding?
 FRENCH_LIST = "Quels articles parlent de la compréhension vidéo ?"
@@ -41,22 +40,6 @@ def test_offline_a_foreign_question_naming_a_paper_is_answered_about_it(seed_cha
     assert answer.text.startswith(offline_notice("zh"))
     assert [c.paper.name for c in answer.citations] == ["PatchKV"]
     assert answer.citations[0].quote in answer.citations[0].paper.text
-
-
-@pytest.fixture
-def server():
-    with FakeOpenAI() as fake:
-        yield fake
-
-
-@pytest.fixture
-def llm_chat(seed_store_dir, tmp_path, server):
-    from rag import PaperChat
-
-    store = tmp_path / "lang-store"
-    shutil.copytree(seed_store_dir, store)
-    return PaperChat(store_dir=store, llm_backend="openai-compatible", llm_base_url=server.base_url,
-                     llm_model="scripted", llm_max_retries=0, llm_timeout=5)
 
 
 def scripted(body: dict) -> str:

@@ -28,20 +28,6 @@ def cite_pipefsdp(body: dict) -> str:
     return SUPPORTED.format(n=source_number(body, "PipeFSDP"))
 
 
-@pytest.fixture
-def server():
-    with FakeOpenAI() as fake:
-        yield fake
-
-
-@pytest.fixture
-def llm_chat(seed_store_dir, tmp_path, server):
-    store = tmp_path / "store"
-    shutil.copytree(seed_store_dir, store)
-    return PaperChat(store_dir=store, llm_backend="openai-compatible", llm_base_url=server.base_url,
-                     llm_model="local-test-model", llm_max_retries=2, llm_timeout=3)
-
-
 def test_llm_answer_is_streamed_cited_and_grounded(llm_chat, server):
     server.script([Reply(text_fn=cite_pipefsdp, chunk_words=2)])
     pieces = list(llm_chat.stream(QUESTION))

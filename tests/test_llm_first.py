@@ -4,13 +4,10 @@ unstated before the LLM has seen the papers. Against a real OpenAI-compatible se
 from __future__ import annotations
 
 import re
-import shutil
 
-import pytest
 
 from prompts import CANNOT_ANSWER_PHRASE
-from rag import PaperChat
-from tests.openai_server import FakeOpenAI, Reply
+from tests.openai_server import Reply
 
 OFF_CORPUS = "How do I bake sourdough bread with a stiff starter?"
 
@@ -27,20 +24,6 @@ def quote_source(n: int):
         abstract = re.search(rf"^\[{n}\] .*?^Abstract: (.+?)$", prompt, re.M | re.S).group(1)
         return re.split(r"(?<=\.)\s+", abstract)[0] + f" [{n}]"
     return reply
-
-
-@pytest.fixture
-def server():
-    with FakeOpenAI() as fake:
-        yield fake
-
-
-@pytest.fixture
-def llm_chat(seed_store_dir, tmp_path, server):
-    store = tmp_path / "llm-store"
-    shutil.copytree(seed_store_dir, store)
-    return PaperChat(store_dir=store, llm_backend="openai-compatible", llm_base_url=server.base_url,
-                     llm_model="scripted", llm_max_retries=0, llm_timeout=5)
 
 
 def test_a_question_the_offline_checks_refuse_reaches_the_llm_with_candidates(llm_chat, server, seed_chat):

@@ -223,7 +223,7 @@ def test_themes_tab_plots_trends_and_lists_a_themes_papers(years_store, tmp_path
     from playwright.sync_api import expect, sync_playwright
 
     from rag import PaperChat
-    from tests.test_ui_browser import CHROMIUM_ARGS, REPO, WAIT
+    from tests.conftest import CHROMIUM_ARGS, REPO, WAIT
     from tests.ui_server import running_app
 
     chat = PaperChat(store_dir=years_store)

@@ -15,13 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui_server import KELP_RECORD, running_app
+from tests.conftest import CHROMIUM, REPO
+from tests.ui_server import KELP_RECORD
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
-REPO = Path(__file__).resolve().parent.parent
-WAIT = 60_000  # ms; answers take a second or two, but CI machines are busy
 
 pytestmark = [
     pytest.mark.browser,
@@ -47,38 +43,8 @@ def fake_llm():
 
 
 @pytest.fixture(scope="module")
-def app_url(seed_store_dir, tmp_path_factory):
-    from rag import PaperChat
-
-    store = tmp_path_factory.mktemp("ui-browser") / "store"
-    shutil.copytree(seed_store_dir, store)
-    chat = PaperChat(store_dir=store)
-    with running_app(chat) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
 def shots(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("screenshots")
-
-
-@pytest.fixture(scope="module")
-def page(app_url):
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=WAIT)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1400, "height": 950})
-        context.set_default_timeout(WAIT)
-        pg = context.new_page()
-        errors: list[str] = []
-        pg.on("pageerror", lambda exc: errors.append(str(exc)))
-        pg.goto(app_url)
-        pg.wait_for_selector("#pc-chatbot")
-        yield pg
-        browser.close()
-        assert not errors, f"JavaScript errors in the page: {errors}"
 
 
 def open_tab(page, name: str) -> None:

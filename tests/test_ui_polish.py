@@ -9,42 +9,15 @@ import shutil
 
 import pytest
 
-from tests.test_ui_browser import CHROMIUM, CHROMIUM_ARGS, REPO, WAIT, ask, bot_messages, open_tab, wait_for_answer
-from tests.ui_server import KELP_RECORD, running_app
+from tests.conftest import CHROMIUM, REPO
+from tests.test_ui_browser import ask, bot_messages, open_tab, wait_for_answer
+from tests.ui_server import KELP_RECORD
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium: run .ci/browser-deps.sh"),
 ]
 TABS = ["Chat", "Compare", "Papers", "Map", "Themes", "Corpus & settings"]
-
-
-@pytest.fixture(scope="module")
-def app_url(seed_store_dir, tmp_path_factory):
-    from rag import PaperChat
-
-    store = tmp_path_factory.mktemp("ui-polish") / "store"
-    shutil.copytree(seed_store_dir, store)
-    with running_app(PaperChat(store_dir=store)) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def page(app_url):
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=WAIT)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        pg = browser.new_context(viewport={"width": 1400, "height": 950}).new_page()
-        pg.set_default_timeout(WAIT)
-        errors: list[str] = []
-        pg.on("pageerror", lambda exc: errors.append(str(exc)))
-        pg.goto(app_url)
-        pg.wait_for_selector("#pc-chatbot")
-        yield pg
-        browser.close()
-        assert not errors, f"JavaScript errors in the page: {errors}"
 
 
 def clear_chat(page) -> None:
