@@ -251,3 +251,14 @@ def test_cli_ui_says_which_port_is_busy_and_prints_no_share_hint(seed_store_dir,
     printed = log.read_text()
     assert f"PaperChat is running on http://127.0.0.1:{port}" in printed
     assert "share=True" not in printed and "Traceback" not in printed
+
+
+def test_validation_messages_reach_the_caller_and_leave_no_traceback_in_the_log(served, capfd):
+    from gradio_client.exceptions import AppError
+
+    with pytest.raises(AppError, match="Pick two or three papers to compare"):
+        served.client.predict(["PhysVista"], api_name="/compare")
+    with pytest.raises(AppError, match="limited to 2,000 characters"):
+        served.client.predict("why " * 600, 0, api_name="/ask")
+    logged = capfd.readouterr()
+    assert "Traceback" not in logged.err + logged.out

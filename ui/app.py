@@ -45,6 +45,12 @@ def user_message(exc: Exception) -> str:
     return f"Something went wrong ({type(exc).__name__}: {str(exc)[:200]}). The details are in the server log."
 
 
+def shown_error(message: str) -> gr.Error:
+    """A message for the user (a toast in the app, the error of an API call) that leaves no traceback in the server
+    log: validation and our own errors; an unexpected one is logged once, by ``user_message``."""
+    return gr.Error(message, print_exception=False)
+
+
 def readable_errors(fn: Callable) -> Callable:
     """Event handlers raise gr.Error (a toast with the message), never a traceback."""
     if inspect.isgeneratorfunction(fn):
@@ -55,7 +61,7 @@ def readable_errors(fn: Callable) -> Callable:
             except gr.Error:
                 raise
             except Exception as exc:
-                raise gr.Error(user_message(exc)) from None
+                raise shown_error(user_message(exc)) from None
         return gen_wrapper
 
     @functools.wraps(fn)
@@ -65,7 +71,7 @@ def readable_errors(fn: Callable) -> Callable:
         except gr.Error:
             raise
         except Exception as exc:
-            raise gr.Error(user_message(exc)) from None
+            raise shown_error(user_message(exc)) from None
     return wrapper
 
 
@@ -183,7 +189,7 @@ def build_app(chat: Any) -> gr.Blocks:
     def compare(selected: list[str], prefs: SessionPrefs):
         names = [s.rsplit(" (", 1)[0] if s.endswith(")") and "#" in s else s for s in (selected or [])]
         if len(names) < 2:
-            raise gr.Error("Pick two or three papers to compare.")
+            raise shown_error("Pick two or three papers to compare.")
         answer = prefs.chat_for(chat).ask(comparison_question(names[:3]), k=max(prefs.top_k, len(names)))
         text = render.answer_markdown(answer, prefix="cmp-source")
         table = getattr(answer, "table", None)
@@ -248,11 +254,11 @@ def build_app(chat: Any) -> gr.Blocks:
         """Answer a question from the loaded papers; returns text, citations and retrieved papers."""
         question = (question or "").strip()
         if len(question) > max_chars:
-            raise gr.Error(f"Questions are limited to {max_chars:,} characters.")
+            raise shown_error(f"Questions are limited to {max_chars:,} characters.")
         try:
             return chat.ask(question, k=top_k or None).to_dict()
         except Exception as exc:
-            raise gr.Error(user_message(exc)) from None
+            raise shown_error(user_message(exc)) from None
 
     def api_papers() -> list[dict]:
         """Every loaded paper: id, name, title, year, venue and source (file#ordinal)."""
