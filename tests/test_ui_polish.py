@@ -192,3 +192,18 @@ def test_a_suggested_next_question_is_asked_in_one_click(page):
     expect(page.locator('#pc-chatbot [data-testid="user"]').last).to_have_text(asked)
     assert "PatchKV" in answer and "[1]" in answer
     clear_chat(page)
+
+
+def test_a_click_on_a_map_dot_opens_its_paper(page):
+    import re
+
+    from playwright.sync_api import expect
+
+    open_tab(page, "Map")
+    point = page.locator('#pc-map [aria-roledescription="point"]').first
+    expect(point).to_be_attached()
+    name = re.search(r"name: ([^;]+)", point.get_attribute("aria-label")).group(1).strip()
+    point.click(force=True)
+    expect(page.get_by_role("tab", name="Papers")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#pc-detail .pc-name")).to_have_text(name)
+    expect(page.locator("#pc-ask-about")).to_be_enabled()
