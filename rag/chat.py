@@ -283,8 +283,9 @@ class PaperChat:
     def collection_kinds(self):
         from rag.collection_kinds import CollectionKinds
 
-        encoder = self.bundled_encoder
-        return CollectionKinds(lambda texts: np.asarray(encoder.get_text_embedding_batch(texts), dtype=np.float32))
+        encoder = self.bundled_encoder  # query vectors: cached, so the search reuses the question's vector
+        return CollectionKinds(lambda texts: np.asarray([encoder.get_query_embedding(t) for t in texts],
+                                                        dtype=np.float32))
 
     @cached_property
     def themes(self):
