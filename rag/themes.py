@@ -56,7 +56,8 @@ class ThemeMap:
 
 
 def _folded(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+    """Lower-cased words and digits, one space apart: "Visual, video" -> "visual video"."""
+    return " ".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
 
 
 def choose_theme_count(vectors: np.ndarray, seed: int = 0) -> int:
