@@ -110,3 +110,23 @@ def test_paperchat_answers_through_the_bundled_model(local_server, seed_store_di
     retrieved = {p.paper_id for p in answer.papers}
     assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} == {c.n for c in answer.citations}
     assert all(c.paper.paper_id in retrieved for c in answer.citations)
+
+
+@needs_local_model
+def test_a_question_in_another_language_goes_through_the_bundled_model(local_server, seed_store_dir, tmp_path):
+    """The language path's plumbing: translated to English by the model, answered, translated back or shown in
+    English with a notice; whatever the tiny model writes, every [n] shown is a checked citation."""
+    import re
+    import shutil
+
+    from rag import PaperChat
+    from rag.types import Answer
+
+    store = tmp_path / "store"
+    shutil.copytree(seed_store_dir, store)
+    chat = PaperChat(store_dir=store, llm_backend="openai-compatible", llm_base_url=local_server,
+                     llm_model="smollm2", llm_context_window=2048, llm_max_tokens=96, llm_timeout=120)
+    answer = list(chat.stream("PatchKV 是什么？"))[-1]
+    assert isinstance(answer, Answer) and answer.text.strip()
+    assert answer.rewritten or answer.notice  # the model's English question, or why there is none
+    assert {int(n) for n in re.findall(r"\[(\d+)\]", answer.text)} <= {c.n for c in answer.citations}
