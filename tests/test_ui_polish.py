@@ -200,8 +200,10 @@ def test_a_click_on_a_map_dot_opens_its_paper(page):
     from playwright.sync_api import expect
 
     open_tab(page, "Map")
-    point = page.locator('#pc-map [aria-roledescription="point"]').first
-    expect(point).to_be_attached()
+    points = page.locator('#pc-map [aria-roledescription="point"]')
+    expect(points.first).to_be_attached()
+    page.wait_for_timeout(2000)  # opening the tab refreshes the map; a dot clicked before that is redrawn away
+    point = points.first
     name = re.search(r"name: ([^;]+)", point.get_attribute("aria-label")).group(1).strip()
     point.click(force=True)
     expect(page.get_by_role("tab", name="Papers")).to_have_attribute("aria-selected", "true")

@@ -18,7 +18,7 @@ from rag.types import Answer
 from store.errors import PaperChatError
 from ui import render
 from ui.render import cited_papers
-from ui.frames import CITED, LIT, map_colours, map_frame, papers_frame
+from ui.frames import CITED, LIT, map_colours, map_frame, papers_frame, shown_papers
 from ui.themes_tab import build_themes_tab
 from ui.prefs import ANY_YEAR, BACKEND_LABELS, TOP_K_RANGE, SessionPrefs, validate_prefs
 from ui.uploads import ALLOWED_SUFFIXES, UploadRejected, stage_upload
@@ -201,10 +201,11 @@ def build_app(chat: Any) -> gr.Blocks:
     def search_papers(query: str):
         return papers_frame(chat.papers(), query or "")
 
-    def select_paper(evt: gr.SelectData):
-        row = evt.row_value or []
-        key = row[4] if len(row) > 4 else None
-        paper = next((p for p in chat.papers() if p.key == key), None)
+    def select_paper(query: str, evt: gr.SelectData):
+        """The paper of the row clicked, found by its place among the papers the table lists for ``query``."""
+        listed = shown_papers(chat.papers(), query or "")
+        index = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
+        paper = listed[index] if isinstance(index, int) and 0 <= index < len(listed) else None
         return render.paper_detail_html(paper), (paper.name if paper else ""), gr.Button(interactive=paper is not None)
 
     def ask_about(name: str):
@@ -372,7 +373,7 @@ def build_app(chat: Any) -> gr.Blocks:
                           concurrency_id="answer")
         search.change(search_papers, search, table, api_name="search_papers", trigger_mode="always_last",
                       queue=False)
-        table.select(select_paper, None, [detail, picked, ask_btn], api_visibility="private", queue=False)
+        table.select(select_paper, search, [detail, picked, ask_btn], api_visibility="private", queue=False)
         ask_btn.click(ask_about, picked, [tabs, box], api_visibility="private", queue=False)
         map_tab.select(render_map, lit_ids, paper_map, api_visibility="private")
         themes_tab.select(refresh_themes, None, list(theme_views), api_visibility="private")

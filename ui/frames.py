@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -25,9 +26,23 @@ def matches(paper: Paper, query: str) -> bool:
     return all(word in haystack for word in query.lower().split())
 
 
+def shown_papers(papers: Sequence[Paper], query: str = "") -> list[Paper]:
+    """The papers the browser table lists for ``query``, in its row order."""
+    return [p for p in papers if matches(p, query)]
+
+
+def source_label(paper: Paper) -> str:
+    """Where a paper comes from, as a reader names it: its file, or for a file named by a hash (the bundled
+    "000_2c065e5f55ea4de2.txt") its venue and year; then its place in the file, from 1."""
+    stem = paper.source.rsplit(".", 1)[0]
+    hashed = re.search(r"[0-9a-f]{12,}", stem) and (paper.venue or paper.year)
+    where = " ".join(str(x) for x in (paper.venue, paper.year) if x) if hashed else paper.source
+    return f"{where} #{paper.ordinal + 1}"
+
+
 def papers_frame(papers: Sequence[Paper], query: str = "") -> pd.DataFrame:
-    """The browser table: one row per paper matching ``query``; Source is ``file#ordinal`` (unique)."""
-    rows = [[p.name, p.title, p.year, p.venue or "", p.key] for p in papers if matches(p, query)]
+    """The browser table: one row per paper matching ``query``; Source as ``source_label`` gives it."""
+    rows = [[p.name, p.title, p.year, p.venue or "", source_label(p)] for p in shown_papers(papers, query)]
     if not rows and query.strip():  # said in the table, not shown as bare headers
         rows = [[f"No papers match “{query.strip()}”.", "", None, "", ""]]
     frame = pd.DataFrame(rows, columns=TABLE_COLUMNS)
