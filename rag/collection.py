@@ -140,7 +140,7 @@ def about_collection(chat, question: str) -> Answer | None:
         return None
     papers = chat.papers()
     if kind is CollectionKind.HELP or not papers:
-        return help_answer(papers, chat.themes, chat.settings.llm.backend)
+        return help_answer(papers, chat.themes, offline=not chat.has_llm)
     central = [pid for theme in chat.themes.themes for pid in theme.paper_ids[:CENTRAL_SHOWN]]
     sentences = chat.store.sentences(central)
     if kind is CollectionKind.TRENDS:
@@ -209,7 +209,7 @@ def example_questions(papers: Sequence[Paper], themes: ThemeMap) -> list[str]:
     return questions
 
 
-def help_answer(papers: Sequence[Paper], themes: ThemeMap, backend: str = "extractive") -> Answer:
+def help_answer(papers: Sequence[Paper], themes: ThemeMap, offline: bool = True) -> Answer:
     """What is loaded, a few questions to try, and how to plug in an LLM: the reply to "hi", "help" or nothing."""
     if not papers:
         return Answer(text="No papers are loaded yet. Add some with `paperchat ingest FILES` (txt, jsonl, json or "
@@ -219,6 +219,6 @@ def help_answer(papers: Sequence[Paper], themes: ThemeMap, backend: str = "extra
             + "\n".join(f"- {q}" for q in example_questions(papers, themes))
             + "\n\nI also compare papers, answer follow-ups, and say plainly when the loaded papers do not cover a "
               "question.")
-    if backend == "extractive":
+    if offline:  # how to plug in an LLM, for those who have none
         text += "\n\nAnswers are written offline from the abstracts' own sentences, in English. " + LLM_HINT
     return Answer(text=text, kind="help")
