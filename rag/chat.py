@@ -205,7 +205,7 @@ class PaperChat:
             return
         for piece in QuestionRouter(self).stream(question, history, k, filters):
             if isinstance(piece, Answer):
-                piece.suggestions = next_questions(piece, self.themes, self.catalog.papers)
+                piece.suggestions = next_questions(piece, self.catalog.papers, self.ready_themes())
             yield piece
 
     @cached_property
@@ -286,6 +286,20 @@ class PaperChat:
         encoder = self.bundled_encoder  # query vectors: cached, so the search reuses the question's vector
         return CollectionKinds(lambda texts: np.asarray([encoder.get_query_embedding(t) for t in texts],
                                                         dtype=np.float32))
+
+    def ready_themes(self):
+        """The themes when they cost nothing more: computed in this process or kept by an earlier one; else None.
+        Answers to questions about papers use them only then: a first computation takes ~25 s at 8k papers."""
+        from rag import snapshot, themes as themes_code
+        from store import chroma, paper
+
+        if "themes" not in self.__dict__:
+            kept = snapshot.load("themes", self.store, self.settings.store.dir / snapshot.SNAPSHOT_DIR,
+                                 (themes_code, chroma, paper))
+            if kept is None:
+                return None
+            self.__dict__["themes"] = kept
+        return self.themes
 
     @cached_property
     def themes(self):

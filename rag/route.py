@@ -200,7 +200,7 @@ class QuestionRouter:
             papers = [p for p in self.chat.catalog.papers.values() if not filters or filters.admits(p)]
             names = 0 if asks_collection_size(resolution.question) else WHICH_MAX_PAPERS
             answer = collection_answer(papers, filters.describe_years() if filters else "", names=names)
-        elif intent.kind is QuestionKind.WHICH and (theme := self.chat.themes.find(listing_topic(resolution.question))):
+        elif intent.kind is QuestionKind.WHICH and (theme := self.theme_named(resolution.question)):
             answer = theme_papers(self.chat, theme)  # "Which papers are about <a theme's label>?", as the overview names it
         elif intent.kind is QuestionKind.WHICH:
             answer = yield from self.listing(resolution.question, k, filters)
@@ -223,6 +223,11 @@ class QuestionRouter:
         if answer.backend == "extractive" or answer.notice or answer.refused:
             yield answer.text
         yield answer
+
+    def theme_named(self, question: str):
+        """The theme whose label a list question asks about, among themes already made (an overview made them)."""
+        themes = self.chat.ready_themes()
+        return themes.find(listing_topic(question)) if themes else None
 
     @staticmethod
     def with_asked_years(question: str, filters: PaperFilters | None) -> PaperFilters | None:

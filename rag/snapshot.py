@@ -33,20 +33,36 @@ def _code_hash(modules: Iterable[ModuleType]) -> str:
     return digest.hexdigest()[:10]
 
 
-def load_or_build(kind: str, store: PaperStore, cache_dir: Path, build: Callable[[], T],
-                  modules: Iterable[ModuleType]) -> T:
-    """``build()``, or its pickle from an earlier process with the same store contents and code."""
-    prefix = f"{kind}-{store.name}-"
+def _snapshot_path(kind: str, store: PaperStore, cache_dir: Path, modules: Iterable[ModuleType]) -> Path:
     # The collection id changes when a reindex recreates the collections (and restarts the generation).
     state = f"{store.papers.id}-g{store.generation()}-n{store.paper_count()}"
-    path = cache_dir / f"{prefix}{state}-{_code_hash(modules)}.pkl"
+    return cache_dir / f"{kind}-{store.name}-{state}-{_code_hash(modules)}.pkl"
+
+
+def load(kind: str, store: PaperStore, cache_dir: Path, modules: Iterable[ModuleType]) -> object | None:
+    """The snapshot an earlier process saved for the same store contents and code, or None (nothing is built)."""
+    return _read(_snapshot_path(kind, store, cache_dir, modules))
+
+
+def _read(path: Path) -> object | None:
     try:
         with path.open("rb") as f:
             return pickle.load(f)
     except FileNotFoundError:
-        pass
-    except Exception:  # noqa: BLE001 - truncated or from an incompatible Python: rebuild it
+        return None
+    except Exception:  # noqa: BLE001 - truncated or from an incompatible Python: rebuilt by load_or_build
         log.warning("Snapshot %s is unreadable; rebuilding it", path)
+        return None
+
+
+def load_or_build(kind: str, store: PaperStore, cache_dir: Path, build: Callable[[], T],
+                  modules: Iterable[ModuleType]) -> T:
+    """``build()``, or its pickle from an earlier process with the same store contents and code."""
+    prefix = f"{kind}-{store.name}-"
+    path = _snapshot_path(kind, store, cache_dir, modules)
+    saved = _read(path)
+    if saved is not None:
+        return saved
     value = build()
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)

@@ -15,19 +15,18 @@ TREND_COLUMNS = ["year", "share", "papers", "theme"]
 PLOTTED_THEMES = 8
 
 
-def themes_frame(chat: Any) -> pd.DataFrame:
-    """One row per theme, largest first, with its change in share between the earliest and the latest papers."""
-    trends = chat.trends()
+def themes_frame(chat: Any, trends: Any) -> pd.DataFrame:
+    """One row per theme, largest first, with its change in share between the earliest and the latest papers
+    (``trends``: ``chat.trends()``, computed once for the tab's views)."""
     change = {t.theme: t.change for t in trends.trends} if trends else {}
     rows = [[i + 1, theme.label, len(theme), f"{100 * change[i]:+.1f} pts" if i in change else ""]
             for i, theme in enumerate(chat.themes.themes)]
     return pd.DataFrame(rows, columns=THEME_COLUMNS)
 
 
-def trend_frame(chat: Any) -> pd.DataFrame:
+def trend_frame(chat: Any, trends: Any) -> pd.DataFrame:
     """Each plotted theme's share (%) of each year's papers, with the count behind it (years as text: an axis of
     years, not of numbers like "2,008.5")."""
-    trends = chat.trends()
     if trends is None:
         return pd.DataFrame(columns=TREND_COLUMNS)
     per_year = [sum(row[i] for row in trends.counts) for i in range(len(trends.years))]
@@ -48,8 +47,7 @@ def members_frame(chat: Any, index: int) -> pd.DataFrame:
     return frame
 
 
-def trend_caption(chat: Any) -> str:
-    trends = chat.trends()
+def trend_caption(chat: Any, trends: Any) -> str:
     if trends is None:
         return ("The loaded papers span fewer than two years, so there is no trend to plot. "
                 "Click a theme to list its papers.")
@@ -61,14 +59,16 @@ def trend_caption(chat: Any) -> str:
 def build_themes_tab(chat: Any) -> tuple[gr.Tab, tuple[gr.components.Component, ...], Any]:
     """Lay out the tab inside the current Blocks; returns the tab, the components to refresh after an ingest, and
     the function that refreshes them."""
+    trends = chat.trends()
     with gr.Tab("Themes", id="themes", elem_id="tab-themes") as tab:
-        caption = gr.Markdown(trend_caption(chat), elem_id="pc-themes-caption")
-        plot = gr.LinePlot(trend_frame(chat), x="year", y="share", color="theme", tooltip=["theme", "year", "papers"],
-                           x_title="year", y_title="share of the year's papers (%)", height=380, show_label=False,
-                           elem_id="pc-trends", visible=chat.trends() is not None)
+        caption = gr.Markdown(trend_caption(chat, trends), elem_id="pc-themes-caption")
+        plot = gr.LinePlot(trend_frame(chat, trends), x="year", y="share", color="theme",
+                           tooltip=["theme", "year", "papers"], x_title="year", y_title="share of the year's papers (%)",
+                           height=380, show_label=False, elem_id="pc-trends", visible=trends is not None)
         with gr.Row(equal_height=False):
-            table = gr.Dataframe(themes_frame(chat), interactive=False, wrap=True, max_height=480, show_label=False,
-                                 elem_id="pc-themes", column_widths=["6%", "62%", "14%", "18%"], scale=1)
+            table = gr.Dataframe(themes_frame(chat, trends), interactive=False, wrap=True, max_height=480,
+                                 show_label=False, elem_id="pc-themes", column_widths=["6%", "62%", "14%", "18%"],
+                                 scale=1)
             members = gr.Dataframe(pd.DataFrame(columns=MEMBER_COLUMNS), interactive=False, wrap=True,
                                    max_height=480, label="Papers of the theme", elem_id="pc-theme-papers", scale=1)
 
@@ -77,8 +77,9 @@ def build_themes_tab(chat: Any) -> tuple[gr.Tab, tuple[gr.components.Component, 
         return members_frame(chat, int(row[0]) - 1) if row else gr.skip()
 
     def refresh():
-        return (trend_caption(chat), gr.LinePlot(trend_frame(chat), visible=chat.trends() is not None),
-                themes_frame(chat), pd.DataFrame(columns=MEMBER_COLUMNS))
+        now = chat.trends()
+        return (trend_caption(chat, now), gr.LinePlot(trend_frame(chat, now), visible=now is not None),
+                themes_frame(chat, now), pd.DataFrame(columns=MEMBER_COLUMNS))
 
     table.select(list_members, None, members, api_visibility="private", queue=False)
     return tab, (caption, plot, table, members), refresh
