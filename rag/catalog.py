@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
-from store.naming import _is_common as _is_everyday_acronym
+from store.naming import is_common_acronym
 from store.paper import Paper
 
 # Longest run of words joined when matching a name ("pipe fsdp" -> "pipefsdp").
@@ -81,7 +81,7 @@ def name_aliases(paper: Paper) -> set[tuple[str, bool]]:
     candidates += [a for a in _ACRONYM_IN_PARENS.findall(name)
                    if sum(c.isupper() for c in a) >= 2 or any(c.isdigit() for c in a)]
     prefix, _, rest = name.partition("-")
-    if rest and " " not in name and _SIZE_OR_VERSION.match(rest) and not _is_everyday_acronym(prefix):
+    if rest and " " not in name and _SIZE_OR_VERSION.match(rest) and not is_common_acronym(prefix):
         # "ViDiC-1K" is also called "ViDiC"; but "LLaVA-Med" is not "LLaVA", nor "LLM-Pruner" "LLM".
         candidates.append(prefix)
     for cand in candidates:
@@ -93,7 +93,7 @@ def name_aliases(paper: Paper) -> set[tuple[str, bool]]:
             if all(w[:1].isupper() for w in cand.split()):
                 aliases.add((norm, False))
             continue
-        if _is_everyday_acronym(cand):
+        if is_common_acronym(cand):
             continue  # "URL", "GAN": a question using them rarely means this one paper
         if _is_word_like(norm):
             # Spelled like a word ("AND", "REFINE", "LargeST"): only the exact spelling names the paper.

@@ -14,12 +14,13 @@ import numpy as np
 from rag.catalog import PaperCatalog
 from rag.extractive import extractive_answer
 from rag.generate import build_llm
-from rag.relevance import question_terms
 from rag.retrieve import HybridRetriever, PaperFilters, PaperHit
+from rag.terms import question_terms
 from rag.types import Answer
 from store.chroma import PaperStore, open_client
 from store.embed import MiniLMEmbedding, build_embedder, embedder_dimension
-from store.embed_cache import EmbeddingCache, embed_texts as cached_embeddings
+from store.embed_cache import EmbeddingCache
+from store.embed_cache import embed_texts as cached_embeddings
 from store.ingest import IngestReport, ProgressFn, ingest_files, remove_papers
 from store.paper import Paper
 from store.settings import BUNDLED_CORPUS_DIR, Settings
@@ -226,7 +227,7 @@ class PaperChat:
 
     @cached_property
     def glossary(self):
-        from rag.relevance import AcronymGlossary
+        from rag.glossary import AcronymGlossary
 
         return AcronymGlossary(p.text for p in self.catalog.papers.values())
 
@@ -290,7 +291,8 @@ class PaperChat:
     def ready_themes(self):
         """The themes when they cost nothing more: computed in this process or kept by an earlier one; else None.
         Answers to questions about papers use them only then: a first computation takes ~25 s at 8k papers."""
-        from rag import snapshot, themes as themes_code
+        from rag import snapshot
+        from rag import themes as themes_code
         from store import chroma, paper
 
         if "themes" not in self.__dict__:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from rag.extractive import content_words
+from rag.terms import content_words
 from rag.types import Citation
 from store.paper import Paper
 

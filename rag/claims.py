@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag.extractive import content_words, snowball_stem
+from rag.terms import content_words, snowball_stem
 
 # A hedged claim ("about 15,000", "roughly five times") agrees with a number this close to it (relative).
 CLOSE_ENOUGH = 0.1

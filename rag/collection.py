@@ -7,8 +7,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from rag.collection_kinds import CollectionKind
 from rag.cite import MARKER, UNSUPPORTED_FLAG, verify_citations
+from rag.collection_kinds import CollectionKind
 from rag.extractive import CitationBuilder
 from rag.generate import stream_llm_answer
 from rag.themes import Theme, ThemeMap

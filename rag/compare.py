@@ -8,8 +8,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from rag.extractive import CitationBuilder, content_words, detail_support, rank_sentences, shorten, states_nothing
-from rag.intent import DetailAsk
+from rag.details import DetailAsk
+from rag.extractive import (
+    CitationBuilder,
+    detail_support,
+    rank_sentences,
+    shorten,
+    states_nothing,
+)
+from rag.terms import content_words
 from store.paper import Paper
 
 ASPECTS = ("problem", "approach", "data", "results")

@@ -7,28 +7,17 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
-from bm25s.stopwords import STOPWORDS_EN
-from Stemmer import Stemmer
 
 from rag.acronyms import field_acronyms, units_named
-from rag.intent import DetailAsk
+from rag.details import DetailAsk
 from rag.retrieve import PaperHit
+from rag.terms import content_words, snowball_stem
 from rag.types import Answer, Citation
-from store.naming import _is_common as _is_everyday_acronym
-from store.naming import defined_acronyms
+from store.naming import defined_acronyms, is_common_acronym
 from store.paper import Paper
 
-_WORD = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+)*")
-# Contractions: a negated auxiliary ("don't", "isn't") says nothing of the topic; a clitic ("model's", "we're") is
-# cut from its word.
-_NEGATED_AUXILIARY = re.compile(r"\b[a-z]+n['’]t\b")
-_CLITIC = re.compile(r"['’](?:s|re|ve|ll|d|m)\b")
-# Latin abbreviations ("e.g.", "i.e.", "et al.") join the stopwords: they say nothing of the topic.
-_STOP = frozenset(STOPWORDS_EN) | {"paper", "papers", "does", "do", "what", "which", "how", "use", "used", "propose",
-                                   "proposed", "e.g", "i.e", "etc", "cf", "vs", "et", "al", "viz"}
 # Weight of question-word overlap next to embedding similarity when ranking sentences.
 LEXICAL_WEIGHT = 0.25
 # Words match on this many leading letters when counting question words in a sentence.
@@ -70,25 +59,9 @@ def states_nothing(sentence: str) -> bool:
     return bool(_BOILERPLATE.search(sentence) or _RELEASE.search(sentence))
 
 
-@lru_cache(maxsize=1 << 16)  # abstract sentences are scored again for every question that reaches them
-def content_words(text: str) -> frozenset[str]:
-    """Lower-cased words of a text that carry meaning (no stopwords, no "don't", "model's" -> "model")."""
-    text = _CLITIC.sub("", _NEGATED_AUXILIARY.sub(" ", text.lower()))
-    return frozenset(w for w in _WORD.findall(text) if w not in _STOP and len(w) > 1)
-
-
 def _prefix(word: str) -> str:
     """A crude stem: "clusters", "cluster" and "evaluations", "evaluate" share their first letters."""
     return word[:PREFIX_LETTERS] if len(word) > PREFIX_LETTERS else word
-
-
-_snowball = Stemmer("english").stemWord
-
-
-@lru_cache(maxsize=1 << 18)  # a corpus has far fewer distinct words than words
-def snowball_stem(word: str) -> str:
-    """Snowball stem, spelled one way for British and American English ("quantisation" ~ "quantization")."""
-    return _snowball(word).replace("z", "s").replace("our", "or")
 
 
 def _stem_prefix(word: str) -> str:
@@ -267,7 +240,7 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
     supporting = []
     for text, _ in sentences:
         names = [m.group() for m in _PROPER.finditer(text)
-                 if m.group().lower() not in own and not _is_everyday_acronym(m.group().rstrip("s"))]
+                 if m.group().lower() not in own and not is_common_acronym(m.group().rstrip("s"))]
         low = " ".join([text, *units_named(text)]).lower()  # "99 FPS" gives a number of frames
         if detail.wants_number and any(term in _COUNTED_AS and _COUNTED_AS[term].search(text) for term in detail.terms):
             return text

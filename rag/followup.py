@@ -7,9 +7,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rag.catalog import PaperCatalog
-from rag.extractive import REFUSAL_LEAD, content_words
-from rag.intent import COMPARE_CUE, WHICH_QUESTION
-from rag.relevance import mentions_term, stems
+from rag.extractive import REFUSAL_LEAD
+from rag.intent import WHICH_QUESTION
+from rag.sides import COMPARE_CUE
+from rag.terms import content_words, mentions_term, stems
 from store.paper import Paper
 
 History = Sequence[tuple[str, str]]

@@ -11,7 +11,7 @@ from pathlib import Path
 from llama_index.core.schema import TextNode
 from llama_index.retrievers.bm25 import BM25Retriever
 
-from rag.relevance import coined_parts
+from rag.terms import coined_parts
 from store.chroma import PaperStore
 from store.doctor import bm25_cache_name
 

@@ -2,43 +2,31 @@
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import re
-from collections import Counter
-from collections.abc import Callable, Iterable
-from functools import cached_property, lru_cache
+from collections.abc import Callable
 from typing import TypeVar
 
 import numpy as np
 
-from rag.acronyms import broad_fields, field_acronyms, modalities, plain_terms, units_named
-from rag.extractive import content_words
-from rag.extractive import snowball_stem as _stem
-from store.embed import TOKENIZER_PATH
-from store.naming import defined_acronyms
-
-# Question words that say what kind of answer is wanted, not what it is about.
-ASKING_WORDS = frozenset(
-    """paper papers work works study studies submission submissions publication publications preprint preprints
-    which what propose proposes proposed introduce introduces introduced new
-    method methods approach approaches model models use uses used using there here any good does show shows result
-    results based report reports reported make makes give gives kind kinds way ways particular own topic central
-    research about many much how why when where who whose whom tell remember know explain describe describes find
-    found claim claims claimed actually also each both other one ones either compare compared differ different
-    difference versus better best whether has have had having its from than over more most can could would should
-    may might must into through during under via within yet just only very too some such same others another
-    anything something someone anyone anybody somebody list lists summarize summarise summary overview involve
-    involves involving deal deals dealing concern concerns regarding
-    really truly basically even still exactly specifically mainly simply somehow maybe
-    perhaps possibly lot lots sort thing things stuff cite cited citing tldr
-    you your yours we our ours me my mine us them their theirs he him his she her hers let lets""".split()
+from rag.acronyms import broad_fields, field_acronyms, modalities, plain_terms
+from rag.terms import (
+    ASKING_WORDS,
+    CASED_WORD,
+    TermStats,
+    base_stem,
+    content_words,
+    dictionary_words,
+    mentions_term,
+    one_edit_away,
+    phrase_key,
+    prefix_key,
+    question_terms,
+    snowball_stem,
+    stems,
+    word_prefixes,
 )
-_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_CASED_WORD = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
-# A question word matches an abstract word sharing this many leading letters ("restore" ~ "restoration").
-PREFIX = 5
+
 # A question word that at most ANCHOR_MAX_DF papers, and at most ANCHOR_MAX_SHARE of them, use ("GRPO" among 8k
 # NeurIPS abstracts) pins down what the asker means; in a 38-paper corpus no word is rare in that sense.
 ANCHOR_MAX_DF = 5
@@ -56,8 +44,6 @@ ALTERNATIVE_WORDS = 3
 # A word of an abstract means nearly the same as a question word at this MiniLM cosine ("fragile" ~ "brittle" 0.72;
 # "lip" ~ "head" 0.41 is not).
 SYNONYM_MIN = 0.6
-# A question word this long may be a clipped form of an abstract's word ("backprop" ~ "backpropagation").
-CLIPPED_MIN_LETTERS = 6
 # A question word whose removal moves the question's vector less than this share of what removing one of its words
 # does on average is the asker's phrasing, not a facet of the topic ("from any instant of the exposure", "GNNs too
 # unsure of their predictions": 0.39, 0.28); topic words score 0.55 to 12 ("elevator scheduling" 1.54, "smart
@@ -72,73 +58,16 @@ SALIENCE_MIN = 0.45
 FACET_SHIFT = 0.09
 # Words this long that are one typo from a corpus word are taken for that word, not for an absent topic.
 TYPO_MIN_LETTERS = 7
-# An acronym is spelled out only when at least this share of the abstracts defining it agree on what it stands for
-# ("RL": reinforcement learning 176 of 177; "PC": predictive coding 2 of 5 is ambiguous).
-ACRONYM_AGREEMENT = 0.6
-# Characters before "(ACRONYM)" that can hold its long form.
-DEFINITION_REACH = 120
 # Words that end the phrases an "or" joins ("images or video from ...", "representations or information flow inside").
 _PHRASE_END = frozenset("""in on from for with of to by that which who and or as at into via using than inside across
     between among within under over about without beyond toward towards through such like where when while""".split())
-
-
-def prefix_key(word: str) -> str:
-    """What a word is matched on: its first PREFIX letters, an acronym's plural as its singular ("LLMs" ~ "LLM"; a
-    word with vowels keeps its "s": "codes" is not "code")."""
-    if 2 < len(word) <= PREFIX + 1 and word.endswith("s") and not any(c in "aeiouy" for c in word[:-1]):
-        word = word[:-1]
-    return word[:PREFIX]
-
-
-class TermStats:
-    """Document frequencies of words over the loaded papers: rare words weigh more."""
-
-    def __init__(self, texts: Iterable[str]):
-        self.df: Counter[str] = Counter()
-        self.stem_df: Counter[str] = Counter()  # by Snowball stem: exact enough to tell "contract" from "control"
-        self.n = 0
-        for text in texts:
-            words = _words(text)
-            self.df.update({prefix_key(w) for w in words})
-            self.stem_df.update({_stem(w) for w in words})
-            self.n += 1
-
-    def idf(self, word: str) -> float:
-        return math.log((self.n + 1) / (self.df.get(prefix_key(word), 0) + 1)) + 0.1
-
-
-_CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-
-
-def coined_parts(text: str) -> set[str]:
-    """The lower-cased parts of the coined names in a text ("PhyProbe": "phy", "probe"; "PatchKV": "patch", "kv")."""
-    return {part.lower() for w in _CASED_WORD.findall(text) if w[1:] != w[1:].lower()
-            for part in _CAMEL_PART.findall(w)}
-
-
-@lru_cache(maxsize=1 << 14)  # a list scores the same abstracts question after question
-def word_prefixes(text: str) -> frozenset[str]:
-    """The prefix keys of a text's words (see ``_words``)."""
-    return frozenset(prefix_key(w) for w in _words(text))
-
-
-def _words(text: str) -> set[str]:
-    """Lower-cased words, with the parts of hyphenated words and of coined names ("PhyProbe": "phy", "probe")."""
-    words = set(_WORD.findall(text.lower()))
-    return words | coined_parts(text) | {part for w in words if "-" in w for part in w.split("-") if part}
-
-
-def question_terms(question: str, ignore: Iterable[str] = ()) -> list[str]:
-    """The words saying what the question is about (no stopwords, no asking words, no paper names)."""
-    skip = ASKING_WORDS | {w.lower() for w in ignore}
-    return [w for w in content_words(question) if w not in skip and len(w) > 2 and not w.isdigit()]
 
 
 def anchor_terms(question: str, stats: TermStats) -> list[str]:
     """The question's acronyms and coined names ("GRPO") that almost no loaded paper uses, yet some do. Only words
     written with capitals count: a rare lowercase word ("crop") too often means something else in the one paper
     that has it."""
-    words = {part for word in _CASED_WORD.findall(question) for part in word.split("-")
+    words = {part for word in CASED_WORD.findall(question) for part in word.split("-")
              if sum(c.isupper() for c in part) >= 2}
     limit = min(ANCHOR_MAX_DF, ANCHOR_MAX_SHARE * stats.n)
     return sorted(w.lower() for w in words if 0 < stats.df.get(prefix_key(w.lower()), 0) <= limit)
@@ -203,27 +132,6 @@ class WordVectors:
             return list(words)
         nearest = (self.of(words) @ self.of(vocab).T).max(axis=1)
         return [w for w, sim in zip(words, nearest) if sim < SYNONYM_MIN]
-
-
-def stems(text: str) -> set[str]:
-    """The stems of a text's words, for ``mentions_term``."""
-    return {_stem(w) for w in _words(text)}
-
-
-def _base_stem(stem: str) -> str:
-    """The stem of the noun an adjective doubling its last consonant comes from ("foggi" -> "fog", "sunni" -> "sun"):
-    too short for the prefix match of ``mentions_term``."""
-    doubled = len(stem) >= 4 and stem.endswith("i") and stem[-2] == stem[-3] and stem[-2] in "bdgmnptz"
-    return stem[:-2] if doubled else stem
-
-
-def mentions_term(term: str, text_stems: set[str]) -> bool:
-    """The text uses the word, a shorter form of it ("blurry" ~ "blur", "cheaply" ~ "cheap", "foggy" ~ "fog"), or the
-    word is a clipped form of one the text uses ("backprop" ~ "backpropagation")."""
-    stem = _stem(term)
-    return stem in text_stems or _base_stem(stem) in text_stems or any(
-        (len(s) >= 4 and stem.startswith(s)) or (len(stem) >= CLIPPED_MIN_LETTERS and s.startswith(stem))
-        for s in text_stems)
 
 
 # Examples given as a list, of which a paper needs only one: "(pathology, cells, genes etc)", "such as detection,
@@ -335,7 +243,7 @@ def broad_field_members(topic: str, candidates: list[T], text_of: Callable[[T], 
         rest, count = broad.subn(" ", rest)
         named += count
     others = [t for t in question_terms(rest) if t not in _TOPIC_FILLER and t not in examples
-              and all(stats.stem_df.get(_stem(part), 0) > 0 for part in t.split("-"))]
+              and all(stats.stem_df.get(snowball_stem(part), 0) > 0 for part in t.split("-"))]
     members = []
     for candidate in candidates:
         text = text_of(candidate)
@@ -370,7 +278,7 @@ def example_members(topic: str, candidates: list[T], text_of: Callable[[T], str]
         return []
     # the examples end where the topic goes on ("such as geometry or layouts, from a single image")
     examples = _EXAMPLES_END.split(re.sub(_EXAMPLE_CUE, " ", match.group(), count=1, flags=re.I))[0]
-    phrases = [[w for w in _CASED_WORD.findall(item) if w.lower() in terms]
+    phrases = [[w for w in CASED_WORD.findall(item) if w.lower() in terms]
                for item in _ITEM_SEPARATOR.split(examples) for terms in [set(question_terms(item))]]
     up_to_two_words_apart = r"(?:\W+[\w-]+){0,2}?\W+"
     patterns = [re.compile(r"(?<!\w)" + up_to_two_words_apart.join(rf"{re.escape(_word_start(w.lower()))}[\w-]*"
@@ -408,7 +316,7 @@ def resource_members(topic: str, candidates: list[T], text_of: Callable[[T], str
 
 def _word_start(word: str) -> str:
     """The letters a word's other forms start with: its stem's, at least four ("networks", "coding" -> "codi")."""
-    return word[:max(4, len(os.path.commonprefix([word, _stem(word)])))]
+    return word[:max(4, len(os.path.commonprefix([word, snowball_stem(word)])))]
 
 
 def _gap_words(question: str, stats: TermStats) -> list[str]:
@@ -423,30 +331,15 @@ def topic_words(question: str) -> list[str]:
     return sorted(w for w in words if w not in skip and w in content_words(w) and w not in ASKING_WORDS)
 
 
-def _one_edit_away(word: str) -> set[str]:
-    """Every string one typo from the word: a letter dropped, changed, added, or two swapped."""
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    return ({a + b[1:] for a, b in splits if b} | {a + c + b[1:] for a, b in splits if b for c in letters}
-            | {a + c + b for a, b in splits for c in letters} | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1})
-
-
-@lru_cache(maxsize=1)
-def dictionary_words() -> frozenset[str]:
-    """The whole words of the bundled MiniLM tokenizer's vocabulary: some 20,000 common English words."""
-    vocab = json.loads(TOKENIZER_PATH.read_text(encoding="utf-8"))["model"]["vocab"]
-    return frozenset(w for w in vocab if w.isalpha())
-
-
 def absent_terms(question: str, stats: TermStats) -> list[str]:
     """Question words no loaded abstract uses in any form, in a corpus large enough for that to mean something. A
     long word one typo from a word the corpus uses ("hallucinaton") is a typo, not an absent topic, unless it is a
     common English word itself ("reactor" is not a typo of "refactor")."""
     known = stats.stem_df
     return [w for w in _gap_words(question, stats)
-            if _stem(w) not in known and _base_stem(_stem(w)) not in known
+            if snowball_stem(w) not in known and base_stem(snowball_stem(w)) not in known
             and (len(w) < TYPO_MIN_LETTERS or w in dictionary_words()
-                 or not any(_stem(v) in known for v in _one_edit_away(w)))]
+                 or not any(snowball_stem(v) in known for v in one_edit_away(w)))]
 
 
 def essential_words(question: str, words: list[str], embed: Callable[[list[str]], np.ndarray]) -> list[str]:
@@ -537,12 +430,7 @@ def _without_word(text: str, word: str) -> str:
 def rare_terms(question: str, stats: TermStats) -> list[str]:
     """Question words so rare in a large corpus that a paper answering the question must use them."""
     limit = GAP_RARE_SHARE * stats.n
-    return [w for w in _gap_words(question, stats) if 0 < stats.stem_df.get(_stem(w), 0) <= limit]
-
-
-def _phrase_key(phrase: str) -> str:
-    """One spelling of a long form ("Large Language Models", "large-language model" -> "large language model")."""
-    return re.sub(r"[\s/-]+", " ", phrase.lower()).rstrip("s")
+    return [w for w in _gap_words(question, stats) if 0 < stats.stem_df.get(snowball_stem(w), 0) <= limit]
 
 
 def defines_otherwise(acronym: str, text: str) -> bool:
@@ -552,8 +440,8 @@ def defines_otherwise(acronym: str, text: str) -> bool:
     field = field_acronyms().get(acronym)
     if not field or not re.search(rf"\({re.escape(acronym)}s?\)", text):
         return False
-    written = _phrase_key(text)
-    return not any(_phrase_key(form) in written for form in field)
+    written = phrase_key(text)
+    return not any(phrase_key(form) in written for form in field)
 
 
 def plain_phrases(question: str) -> list[tuple[str, str]]:
@@ -565,148 +453,7 @@ def plain_phrases(question: str) -> list[tuple[str, str]]:
 def says_plainly(question: str, text: str) -> str:
     """The everyday phrases of the question whose field term the text uses ("graphics chips" for a text on GPUs),
     joined: what the text says in the asker's words."""
-    key = _phrase_key(text)
-    return " ".join(phrase for phrase, term in plain_phrases(question) if _phrase_key(term.split("|")[0]) in key)
+    key = phrase_key(text)
+    return " ".join(phrase for phrase, term in plain_phrases(question) if phrase_key(term.split("|")[0]) in key)
 
 
-@lru_cache(maxsize=1)
-def _field_patterns() -> list[tuple[str, re.Pattern, list[tuple[str, re.Pattern]]]]:
-    """Each field acronym, a pattern finding it in a text, and patterns finding its long forms, hyphens or spaces
-    between their words, singular or plural."""
-    def phrase(form: str) -> re.Pattern:
-        words = r"[\s-]+".join(re.escape(w) for w in re.split(r"[\s-]+", form))
-        return re.compile(rf"(?<![\w-]){words}s?(?![\w-])", re.IGNORECASE)
-
-    return [(acronym, re.compile(rf"(?<![\w]){re.escape(acronym)}s?(?![\w])"), [(f, phrase(f)) for f in forms])
-            for acronym, forms in field_acronyms().items()]
-
-
-class AcronymGlossary:
-    """What the acronyms of a corpus stand for, as its abstracts define them ("LLMs" -> "Large Language Models"),
-    looked up on demand: only abstracts that write "(ACRONYM)" are parsed; the field's usual acronyms
-    (``field_acronyms``) fill in those the corpus leaves undefined ("NIR" -> "near-infrared")."""
-
-    def __init__(self, texts: Iterable[str]):
-        self.texts = list(texts)
-        self._long_forms: dict[str, str | None] = {}  # per instance: a reload drops it with the old texts
-        self._all_forms: dict[str, tuple[str, ...]] = {}
-        self._used: dict[str, bool] = {}  # everyday phrases: does some abstract use it
-
-    def long_form(self, acronym: str) -> str | None:
-        """The long form most abstracts give the acronym, when they mostly agree."""
-        if acronym not in self._long_forms:
-            self._long_forms[acronym] = self._majority_long_form(acronym)
-        return self._long_forms[acronym]
-
-    def long_forms(self, acronym: str) -> tuple[str, ...]:
-        """What the acronym stands for: the corpus's own long form when its abstracts agree on one ("PC": the field
-        has no single meaning for it), else the field's, with their other spellings ("backprop" for "BP")."""
-        if acronym not in self._all_forms:
-            singular = acronym if acronym in field_acronyms() else acronym[:-1] if acronym.endswith("s") else acronym
-            field = field_acronyms().get(singular, ())
-            own = self.long_form(acronym)
-            if own and _phrase_key(own) not in {_phrase_key(f) for f in field}:
-                field = (own,)
-            self._all_forms[acronym] = field or ((own,) if own else ())
-        return self._all_forms[acronym]
-
-    def with_long_forms(self, text: str) -> str:
-        """The text followed by the long forms of the field acronyms it uses ("fuses NIR imagery" also says
-        "near-infrared") and the names of the units it measures in ("<4W": "watt"), for matching a question's words
-        against it."""
-        words = {part for w in _CASED_WORD.findall(text) for part in w.split("-")}
-        known = field_acronyms()
-        forms = [f for w in sorted(words) if (w in known or (w.endswith("s") and w[:-1] in known))
-                 and not re.search(rf"\({re.escape(w.rstrip('s'))}s?\)", text)  # defined there, maybe otherwise
-                 for f in self.long_forms(w)]
-        forms += units_named(text)
-        return f"{text} ({'; '.join(forms)})" if forms else text
-
-    def in_own_words(self, question: str, text: str) -> str:
-        """The question with each long form it spells out put as the acronym where the text writes only the acronym
-        ("a near-infrared camera" -> "a NIR camera" for an abstract on "NIR imagery"): each paper is matched in its
-        own words, and the idea still counts once."""
-        for acronym, written, forms in _field_patterns():
-            found = next(((form, m) for form, pattern in forms if (m := pattern.search(question))), None)
-            if found is None or not written.search(text) or any(pattern.search(text) for _, pattern in forms):
-                continue
-            form, match = found
-            if form in self.long_forms(acronym):  # the corpus means the same by it
-                plural = "s" if len(match.group()) > len(form) else ""
-                question = f"{question[:match.start()]}{acronym}{plural}{question[match.end():]}"
-        return question
-
-    def _majority_long_form(self, acronym: str) -> str | None:
-        singular = acronym[:-1] if acronym.endswith("s") else acronym
-        marks = (f"({singular})", f"({singular}s)")
-        forms: Counter[str] = Counter()
-        written: dict[str, Counter[str]] = {}
-        for text in self.texts:
-            at = max(text.find(marks[0]), text.find(marks[1]))
-            if at >= 0:  # parse only the definition's neighbourhood: a long form has at most 8 words
-                long_form = defined_acronyms(text[max(0, at - DEFINITION_REACH):at + len(singular) + 3]).get(singular)
-                if long_form:
-                    key = _phrase_key(long_form)
-                    forms[key] += 1
-                    written.setdefault(key, Counter())[long_form] += 1
-        if not forms:
-            return None
-        key, count = forms.most_common(1)[0]
-        if count < ACRONYM_AGREEMENT * sum(forms.values()):
-            return None
-        return written[key].most_common(1)[0][0]  # as most abstracts write it
-
-    def for_search(self, question: str) -> str:
-        """The question as searched: its acronyms spelled out, and its everyday phrases in the field's terms ("giant
-        chatbot models trained on graphics chips" -> "large language models trained on GPUs")."""
-        return self.spell_out(self.in_field_terms(question))
-
-    def in_field_terms(self, question: str) -> str:
-        """The question with each everyday phrase for a field term put as that term ("graphics chips" -> "GPUs"),
-        unless some abstract uses the phrase itself ("brain-inspired")."""
-        for phrase, term in plain_phrases(question):
-            if self._uses(phrase.lower()):
-                continue
-            singular, _, plural = term.partition("|")
-            term = plural if plural and phrase.lower().endswith("s") else singular  # "one photo": "one image"
-            question = question.replace(phrase, term, 1)
-        return question
-
-    def _uses(self, phrase: str) -> bool:
-        """Whether some abstract uses the (lower-case) phrase; each phrase searched for once."""
-        if phrase not in self._used:
-            self._used[phrase] = re.search(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])", self._lower_texts) is not None
-        return self._used[phrase]
-
-    @cached_property
-    def _lower_texts(self) -> str:
-        return "\n".join(self.texts).lower()
-
-    def spell_out(self, question: str) -> str:
-        """The question with the long form after each acronym it uses ("multimodal LLMs" -> "multimodal LLMs (Large
-        Language Models)"), so it matches abstracts that spell them out; unchanged when there is none."""
-        for written in dict.fromkeys(_CASED_WORD.findall(question)):
-            acronym = written if sum(c.isupper() for c in written) >= 2 else self._typed_lower(written)
-            if not acronym:
-                continue
-            long_form = next(iter(self.long_forms(acronym)), None)
-            if long_form and acronym not in field_acronyms() and acronym[:-1] in field_acronyms():
-                long_form += "s"  # "VLMs": "vision-language models"
-            if long_form and long_form.lower() not in question.lower():
-                question = re.sub(rf"(?<![\w-]){re.escape(written)}(?![\w-])", f"{written} ({long_form})", question, count=1)
-        return question
-
-    def spelled_out(self, word: str) -> tuple[str, ...]:
-        """What a question word typed as an acronym stands for ("llms": "Large Language Models"); () for others."""
-        acronym = self._typed_lower(word)
-        return self.long_forms(acronym[:-1] if acronym.endswith("s") else acronym) if acronym else ()
-
-    def _typed_lower(self, word: str) -> str | None:
-        """The acronym a word typed in lower case stands for ("gnn" -> "GNN", "vlms" -> "VLMs"), when the corpus
-        defines it and the word is no English word ("map", "art")."""
-        if not (word.isalnum() and word.islower() and 2 <= len(word) <= 6) or word in dictionary_words():
-            return None
-        for acronym in (word.upper(), word[:-1].upper() + "s" if word.endswith("s") else ""):
-            if acronym and self.long_forms(acronym.rstrip("s") if acronym.endswith("s") else acronym):
-                return acronym
-        return None

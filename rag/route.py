@@ -10,33 +10,83 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from rag.asked import (
+    asked_years,
+    asks_collection_size,
+    asks_for_collection,
+    asks_for_new_resources,
+    coined_terms,
+    listing_topic,
+    without_excluded,
+)
 from rag.cite import verify_citations
 from rag.claims import NumberMismatch, check_claimed_numbers
 from rag.collection import theme_papers
 from rag.compare import compare_papers, introducing_sentence
+from rag.details import DetailAsk, asked_details
 from rag.extractive import (
-    WHICH_ANCHOR_WEIGHT, WHICH_BROAD_MIN, WHICH_COVERAGE_WEIGHT, WHICH_MAX_PAPERS, WHICH_MIN_RELEVANCE, WHICH_NEAR,
-    ListedPaper, collection_answer, content_words, detail_answer, detail_support, introduces_resource, listing_answer,
-    listing_cutoff, rank_sentences, refusal, resource_sentence, score_for_listing, snowball_stem, states_amount,
+    WHICH_ANCHOR_WEIGHT,
+    WHICH_BROAD_MIN,
+    WHICH_COVERAGE_WEIGHT,
+    WHICH_MAX_PAPERS,
+    WHICH_MIN_RELEVANCE,
+    WHICH_NEAR,
+    ListedPaper,
+    collection_answer,
+    detail_answer,
+    detail_support,
+    introduces_resource,
+    listing_answer,
+    listing_cutoff,
+    rank_sentences,
+    refusal,
+    resource_sentence,
+    score_for_listing,
+    states_amount,
 )
-from rag.followup import Resolution, condense_with_llm, papers_in_focus, resolve_followup
+from rag.followup import (
+    Resolution,
+    condense_with_llm,
+    papers_in_focus,
+    resolve_followup,
+)
 from rag.generate import relay, stream_llm_answer
+from rag.intent import Intent, QuestionKind, classify, without_kind_typos
 from rag.llm_write import LIST_CANDIDATES, sources_for, write_with_llm
-from rag.intent import (
-    COMPARE_CUE, DetailAsk, Intent, QuestionKind, asked_details, asked_of_each, asked_years, asks_collection_size,
-    asks_for_collection, asks_for_new_resources, classify, coined_terms, listing_topic, without_excluded,
-    without_kind_typos,
-)
 from rag.relevance import (
-    ASKING_WORDS, GAP_MIN_PAPERS, absent_terms, alternative_groups, anchor_share, anchor_terms, broad_field_members,
-    defines_otherwise, dictionary_words, essential_words, example_members, in_broad_fields, mentions_term,
-    other_versions, question_terms, rare_terms, resource_members, says_plainly, stems, topic_coverage, topic_words,
-    unmet_facets, unmet_modalities,
+    GAP_MIN_PAPERS,
+    absent_terms,
+    alternative_groups,
+    anchor_share,
+    anchor_terms,
+    broad_field_members,
+    defines_otherwise,
+    essential_words,
+    example_members,
+    in_broad_fields,
+    other_versions,
+    rare_terms,
+    resource_members,
+    says_plainly,
+    topic_coverage,
+    topic_words,
+    unmet_facets,
+    unmet_modalities,
 )
 from rag.retrieve import PaperFilters, PaperHit
+from rag.sides import COMPARE_CUE, asked_of_each
+from rag.terms import (
+    ASKING_WORDS,
+    content_words,
+    dictionary_words,
+    mentions_term,
+    question_terms,
+    snowball_stem,
+    stems,
+)
 from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
-from store.naming import _is_common as _is_everyday_acronym
+from store.naming import is_common_acronym
 from store.paper import Paper
 
 if TYPE_CHECKING:
@@ -431,7 +481,7 @@ class QuestionRouter:
         names = [name for name in _model_names(question) if name.lower() not in own
                  and not self.chat.catalog.named_in(name)
                  # an English compound ("AI-generated", "Chinese-English") names no model or dataset
-                 and not all(part.lower() in words or _is_everyday_acronym(part) for part in name.split("-"))]
+                 and not all(part.lower() in words or is_common_acronym(part) for part in name.split("-"))]
         if offered and not _CLAIM_CHECK.search(question) and any(name.lower() in text for name in names):
             return []  # one of the names offered is the paper's: its sentence answers the choice
         return [DetailAsk(f"use of “{name}”", near, False, False, shape=rf"(?i:(?<!\w){re.escape(name)}(?!\w))")

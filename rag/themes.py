@@ -86,7 +86,7 @@ class TermCounter:
     def __init__(self) -> None:
         from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-        from rag.extractive import snowball_stem
+        from rag.terms import snowball_stem
 
         self._stop = ENGLISH_STOP_WORDS | ACADEMIC_FILLER
         self._stem = snowball_stem

@@ -13,8 +13,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from rag.extractive import content_words
-from rag.relevance import ASKING_WORDS
+from rag.terms import ASKING_WORDS, content_words
 from store.embed import MINILM_DIM, MiniLMEmbedding
 
 # Sentences whose token vectors are kept (float16, ~25 KB each): those of recent questions' candidates.

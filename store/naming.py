@@ -115,7 +115,7 @@ def _core(token: str) -> str:
     return core.strip(_TOKEN_STRIP)
 
 
-def _is_common(core: str) -> bool:
+def is_common_acronym(core: str) -> bool:
     low = core.lower()
     return low in _COMMON or (low.endswith("s") and low[:-1] in _COMMON)
 
@@ -138,7 +138,7 @@ def _is_coined(token: str) -> bool:
     core = _core(token)
     if len(core) < 2 or not re.search(r"[A-Za-z].*[A-Za-z]|[A-Za-z]\d|\d[A-Za-z]", core):
         return False
-    if "\\" in core or _is_common(core):
+    if "\\" in core or is_common_acronym(core):
         return False
     parts = [p for p in re.split(r"[-/]", core) if p]
     if not parts:
@@ -146,7 +146,7 @@ def _is_coined(token: str) -> bool:
     last = parts[-1]
     if last.isalpha() and last.islower() and len(parts) > 1:
         return False  # LoRA-based, LLM-guided: a modifier, not a name
-    if all(_is_common(p) or not _part_is_coined(p) for p in parts):
+    if all(is_common_acronym(p) or not _part_is_coined(p) for p in parts):
         return False
     return core[:1].isalnum()
 
@@ -181,7 +181,7 @@ def _long_form(obj: str) -> str | None:
     outside, inside = m.group(1).strip(), m.group(2).strip()
     out_words, in_words = outside.split(), inside.split()
     if len(in_words) == 1 and _is_coined(inside) or (len(in_words) == 1 and inside.isupper() and len(inside) >= 2):
-        if _is_common(inside):
+        if is_common_acronym(inside):
             return None
         if _looks_like_long_name(out_words, inside):
             if len(out_words) == 1 and "-" not in outside:

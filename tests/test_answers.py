@@ -1181,7 +1181,7 @@ def test_a_detail_the_question_describes_is_not_asked_for(seed_chat, question, n
 def test_named_generators_are_a_stated_detail():
     """The sentence naming the generators beside the word answers "which generators"."""
     from rag.extractive import detail_support
-    from rag.intent import asked_details
+    from rag.details import asked_details
     from store.paper import Paper
 
     sentences = [("We release a benchmark of 900 clips.", None),
@@ -1843,7 +1843,7 @@ def test_everyday_phrases_are_searched_in_the_fields_terms(seed_chat):
     assert (glossary.in_field_terms("a video system modeled on the brain's first visual processing area")
             == "a video system modeled on primary visual cortex")
     # a phrase some abstract uses is the corpus's own word: left alone
-    from rag.relevance import AcronymGlossary
+    from rag.glossary import AcronymGlossary
 
     own_words = AcronymGlossary(["We train a brain-inspired network on 64 graphics cards."])
     question = "a brain-inspired model on graphics cards"

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rag.extractive import WHICH_MAX_PAPERS, ListedPaper, listing_answer
-from rag.relevance import TermStats, anchor_share, anchor_terms
+from rag.terms import TermStats
+from rag.relevance import anchor_share, anchor_terms
 from rag.retrieve import PaperHit
 from store.paper import Paper
 
@@ -47,7 +48,7 @@ def test_a_capped_list_says_how_many_cleared_the_cut_off():
 
 
 def test_years_a_question_asks_for():
-    from rag.intent import asked_years
+    from rag.asked import asked_years
 
     assert asked_years("Which 2023 papers study KV cache compression?") == (2023, 2023)
     assert asked_years("Which papers from 2015 use LSTMs?") == (2015, 2015)
@@ -59,7 +60,7 @@ def test_years_a_question_asks_for():
 
 
 def test_how_many_papers_asks_about_the_collection_only_without_a_topic():
-    from rag.intent import asks_collection_size
+    from rag.asked import asks_collection_size
 
     assert asks_collection_size("How many papers are loaded?")
     assert asks_collection_size("How many papers do you have?")
@@ -77,7 +78,7 @@ def test_which_papers_without_a_topic_lists_the_collection(seed_chat):
 
 
 def test_a_compared_group_is_the_topic_of_its_papers():
-    from rag.intent import compared_group
+    from rag.sides import compared_group
 
     assert compared_group("Compare the video benchmarks") == "video benchmarks"
     assert compared_group("How do the papers on KV cache compression differ?") == "KV cache compression"

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from rag.catalog import PaperCatalog
-from rag.relevance import GAP_MIN_PAPERS, AcronymGlossary, TermStats, absent_terms, mentions_term, question_terms, rare_terms, stems
+from rag.relevance import GAP_MIN_PAPERS, absent_terms, rare_terms
+from rag.glossary import AcronymGlossary
+from rag.terms import TermStats, mentions_term, question_terms, stems
 from store.parse import parse_file, parse_jsonl
 from tests.conftest import SEED_FILES, SHARED_CORPUS
 
@@ -122,7 +124,8 @@ def test_a_kind_of_data_the_question_confines_it_to_must_be_in_the_paper():
 
 
 def test_or_joins_alternatives_a_paper_needs_only_one_of(stats):
-    from rag.relevance import alternative_groups, question_terms, topic_coverage
+    from rag.relevance import alternative_groups, topic_coverage
+    from rag.terms import question_terms
 
     question = "Which papers build benchmarks in biology or medicine?"
     assert alternative_groups(question) == [[["biology"], ["medicine"]]]
