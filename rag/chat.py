@@ -196,7 +196,7 @@ class PaperChat:
                        filters: PaperFilters | None = None) -> Iterator[str | Answer]:
         """``stream`` for a question known to be in English."""
         from rag.collection import about_collection
-        from rag.route import QuestionRouter
+        from rag.engine import PaperChatEngine
         from rag.suggest import next_questions
 
         about = about_collection(self, question)
@@ -204,7 +204,7 @@ class PaperChat:
             yield about.text
             yield about
             return
-        for piece in QuestionRouter(self).stream(question, history, k, filters):
+        for piece in PaperChatEngine.from_settings(self).stream(question, history, k, filters):
             if isinstance(piece, Answer):
                 piece.suggestions = next_questions(piece, self.catalog.papers, self.ready_themes())
             yield piece

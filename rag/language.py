@@ -80,7 +80,7 @@ def stream_other_language(chat, question: str, language: str, history, k, filter
     """``chat.stream`` (a PaperChat's) for a question in another language. With an LLM: asked in English, answered
     and checked in English, then translated to the asker's language keeping every checked [n]. Offline: answered
     only for the papers it names (never as a follow-up), with a sentence saying that offline answers need English."""
-    from rag.route import QuestionRouter
+    from rag.engine import PaperChatEngine
     from rag.types import Answer
 
     notice = ""
@@ -103,7 +103,7 @@ def stream_other_language(chat, question: str, language: str, history, k, filter
             return
     answer = None
     if chat.catalog.named_in(question):  # "PatchKV 是什么？": the paper it names is answered about
-        for answer in QuestionRouter(chat).stream(question, (), k, filters):
+        for answer in PaperChatEngine.from_settings(chat).stream(question, (), k, filters):
             pass
     if isinstance(answer, Answer) and not answer.refused:
         answer.lead_with(offline_notice(language))

@@ -346,11 +346,11 @@ def test_a_list_of_papers_using_a_named_model_family_names_every_one_with_the_se
         assert re.search(line, answer.text, re.M), answer.text
     llm_users = [p for p in seed_chat.catalog.papers.values() if re.search(r"\bLLMs?\b", p.text)]
     assert len(_cited(seed_chat.ask("Which papers use LLMs for planning?"))) < len(llm_users)
-    from rag.route import _model_names
+    from rag.find import model_names
 
     # A name inside the sentence is a tool; an adjective made of one ("Gaussian") describes a method, and an
     # all-capital acronym ("DNA") is as often a topic.
-    names = _model_names("Which papers use Gaussian processes with Mistral or Qwen3-VL on DNA?")
+    names = model_names("Which papers use Gaussian processes with Mistral or Qwen3-VL on DNA?")
     assert names == ["Qwen3-VL", "Mistral"]
 
 
@@ -1569,7 +1569,7 @@ def test_years_in_the_question_filter_the_papers(crowded_store):
 def test_a_list_counts_the_papers_a_scan_of_every_paper_finds(crowded_store, monkeypatch):
     """"Found N papers" over a crowded store: N is what scoring every stored sentence finds, not only those of the
     papers nearest the question (300 nearest sentences counted 87 of 163 papers on graph neural networks)."""
-    import rag.route
+    import rag.listing
     from rag import PaperChat
 
     chat = PaperChat(store_dir=crowded_store)
@@ -1582,7 +1582,7 @@ def test_a_list_counts_the_papers_a_scan_of_every_paper_finds(crowded_store, mon
         return int(match.group(1))
 
     counted = found()
-    monkeypatch.setattr(rag.route, "LISTING_SENTENCES", chat.store.chunk_count())
+    monkeypatch.setattr(rag.listing, "LISTING_SENTENCES", chat.store.chunk_count())
     assert counted >= 0.95 * found()
 
 

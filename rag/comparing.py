@@ -1,0 +1,142 @@
+"""Comparisons: the compared papers found (named, described sides, or a group), then a table of aspects and a
+synthesis; with an LLM, the LLM writes the synthesis from the papers, the table stays."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Generator, Iterator, Sequence
+from functools import cached_property
+
+from rag.cite import verify_citations
+from rag.compare import compare_papers
+from rag.details import DetailAsk, asked_details
+from rag.extractive import WHICH_MIN_RELEVANCE
+from rag.find import PaperFinder
+from rag.generate import relay, stream_llm_answer
+from rag.intent import Intent
+from rag.judge import PaperJudge
+from rag.listing import ListWriter
+from rag.retrieve import PaperFilters
+from rag.sides import asked_of_each
+from rag.types import Answer, Citation
+from store.errors import LLMUnavailable
+from store.paper import Paper
+
+log = logging.getLogger(__name__)
+
+# Papers a comparison table holds at most.
+MAX_COMPARED = 5
+# Hits retrieved per described side of a comparison; a side is a short description, so the paper chosen for
+# it must cover its words (a higher coverage weight than for questions).
+SIDE_K = 10
+SIDE_COVERAGE_WEIGHT = 0.5
+# A side described, not named, whose best paper is older than the newest of the compared papers is taken for a paper
+# of that year scoring at most this much below: the papers compared in one question are most often of one batch, the
+# one being read ("the dehazing paper and the motion deblurring one" among 8,000 older NeurIPS abstracts: PhysDNet,
+# and PickMoment 0.15 below a 2023 deblurring paper). The newest sets the year: a side resolved to an older paper
+# is the likelier mistake, and moving a right side to the year of a wrong one would lose both.
+SAME_YEAR_MARGIN = 0.15
+
+
+class ComparisonWriter:
+    """Answers a question setting papers side by side."""
+
+    def __init__(self, chat, lookup: Callable[..., Generator[str, None, Answer]]):
+        self.chat = chat
+        self.lookup = lookup  # a side left alone is looked up (engine.lookup)
+        self.settings = chat.settings
+        self.min_rel = chat.settings.retrieval.min_relevance
+
+    @cached_property
+    def find(self) -> "PaperFinder":
+        return PaperFinder(self.chat)
+
+    @cached_property
+    def judge(self) -> "PaperJudge":
+        return PaperJudge(self.chat)
+
+    @cached_property
+    def lists(self) -> "ListWriter":
+        return ListWriter(self.chat)
+
+    # ---- comparisons ----
+
+    def compared_papers(self, question: str, intent: Intent, pinned: list[str],
+                        filters: PaperFilters | None) -> tuple[list[str], int]:
+        """Ids of the compared papers: named or referred-to ones, then the best paper for each described side, or
+        the first MAX_COMPARED a list of the compared group gives ("Compare the video benchmarks"); and how many
+        papers that group has (0 for no group)."""
+        if intent.group:
+            listed, scored, _, _ = self.lists.listed_papers(f"Which papers are about {intent.group}?", None, filters)
+            found = max(len(listed), sum(x.score >= WHICH_MIN_RELEVANCE for x in scored))  # as a list would count
+            return [x.hit.paper.paper_id for x in listed][:MAX_COMPARED], found
+        ids = list(pinned)
+        close_calls: list[tuple[int, list[Paper]]] = []  # a described side's index, and its candidates near the best
+        for side in intent.described:
+            side = self.chat.glossary.in_field_terms(side)
+            hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in ids]
+            named = [h for h in hits if h.named]
+            if named:
+                ids.append(named[0].paper.paper_id)
+                continue
+            scored = self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)
+            if self.judge.answerable(scored, margin=0.0):
+                ids.append(scored[0][1].paper.paper_id)
+                close_calls.append((len(ids) - 1, [h.paper for s, h in scored if s >= scored[0][0] - SAME_YEAR_MARGIN]))
+        # "the dehazing paper and the motion deblurring one": one batch, the newest of the papers found
+        newest = max((y for y in (self.chat.catalog.papers[pid].year for pid in ids) if y is not None), default=None)
+        for index, close in close_calls:
+            if newest is not None and self.chat.catalog.papers[ids[index]].year != newest:
+                ids[index] = next((p.paper_id for p in close if p.year == newest and p.paper_id not in ids), ids[index])
+        return ids[:MAX_COMPARED], 0
+
+    def compare(self, question: str, intent: Intent, pinned: list[str], k: int | None,
+                filters: PaperFilters | None) -> Iterator[str]:
+        ids, in_group = self.compared_papers(question, intent, pinned, filters)
+        if len(ids) < 2:
+            answer = yield from self.lookup(question, intent, ids, k, filters)
+            if in_group and not answer.refused:
+                answer.lead_with(f"Only one loaded paper is about “{intent.group}”.")
+            return answer
+        answer = yield from self._compare_papers(question, ids, k, filters, intent.details)
+        if in_group > len(ids):
+            answer.lead_with(f"The {len(ids)} papers most about “{intent.group}” of the {in_group} found are compared.")
+        return answer
+
+    def _compare_papers(self, question: str, ids: list[str], k: int | None, filters: PaperFilters | None,
+                        details: Sequence[DetailAsk] = ()) -> Iterator[str]:
+        hits = self.find.hits(question, k, filters, ids)
+        papers = [self.chat.catalog.papers[pid] for pid in ids]
+        sentences = self.chat.store.sentences(ids)
+        # where each paper is named: by a name the catalog knows, or by its full name (a follow-up's rewrite)
+        named_at = self.chat.catalog.mentions(question) + [
+            (at, at + len(p.name), p.paper_id) for p in papers if (at := question.lower().find(p.name.lower())) >= 0]
+        parts = asked_of_each(question, named_at)
+        asked = {pid: (part, self.chat.question_vec(part), asked_details(part)) for pid, part in parts.items()
+                 if pid in ids} if set(ids) <= parts.keys() else {}
+        comparison = compare_papers(question, self.chat.question_vec(question), papers, sentences,
+                                    self.chat.aspect_classifier, details, asked)
+        answer = Answer(
+            text=comparison.text(), citations=comparison.cites.citations,
+            papers=papers + [h.paper for h in hits if h.paper.paper_id not in ids],
+            kind="comparison", table=[row.to_dict() for row in comparison.rows],
+        )
+        if not self.chat.has_llm:
+            return answer
+        table = comparison.table_markdown() + "\n\n"
+        yield table
+        try:
+            sources, deltas = stream_llm_answer(self.chat.llm, self.settings, question, papers, prompt_name="comparison")
+            text = yield from relay(deltas)
+            if not text:
+                raise LLMUnavailable("the LLM returned an empty comparison")
+            text, checked = verify_citations(text, sources, self.chat.embed_texts, sentences)
+        except LLMUnavailable as exc:
+            log.warning("LLM comparison failed, showing the offline synthesis: %s", exc)
+            answer.notice = f"Offline synthesis shown: {exc}."
+            return answer
+        quotes = {c.paper.paper_id: c.quote for c in checked if c.quote}
+        answer.text = text + "\n\n" + table.strip()  # the synthesis first, as offline
+        answer.citations = [Citation(c.n, c.paper, quotes.get(c.paper.paper_id) or c.quote) for c in answer.citations]
+        answer.backend = self.settings.llm.backend
+        return answer

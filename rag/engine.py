@@ -1,0 +1,93 @@
+"""The answer engine: plan -> retrieve -> judge -> write, one stage per module.
+
+``PaperChatEngine.from_settings(chat)`` composes the stages for the configured backend: the offline planner or the
+LLM one; the offline writers, or the LLM writing lookups, lists, details and comparisons from numbered sources (the
+offline answer stays the fallback). A question about the collection as a whole is answered before this engine, by
+rag.collection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator, Sequence
+
+from rag.asked import asks_collection_size, asks_for_collection
+from rag.collection import theme_papers
+from rag.comparing import ComparisonWriter
+from rag.extractive import WHICH_MAX_PAPERS, collection_answer, refusal
+from rag.find import PaperFinder
+from rag.intent import Intent, QuestionKind
+from rag.judge import PaperJudge
+from rag.listing import ListWriter
+from rag.lookup import LookupWriter
+from rag.plan import LLMPlanner, OfflinePlanner, QuestionPlan
+from rag.retrieve import PaperFilters
+from rag.types import Answer
+
+History = Sequence[tuple[str, str]]
+
+
+class PaperChatEngine:
+    """Answers one question about papers: ``stream()`` yields text pieces, then the Answer."""
+
+    def __init__(self, chat, planner: OfflinePlanner):
+        self.chat = chat
+        self.planner = planner
+        self.find = PaperFinder(chat)
+        self.judge = PaperJudge(chat)
+        self.lookups = LookupWriter(chat)
+        self.lists = ListWriter(chat)
+        self.comparisons = ComparisonWriter(chat, self.lookup)
+
+    @classmethod
+    def from_settings(cls, chat) -> "PaperChatEngine":
+        """The engine for ``chat``'s settings: with an LLM configured, the LLM condenses follow-ups and writes the
+        answers; offline, rules plan and extracts answer."""
+        return cls(chat, LLMPlanner(chat) if chat.has_llm else OfflinePlanner(chat))
+
+    def stream(self, question: str, history: History = (), k: int | None = None,
+               filters: PaperFilters | None = None) -> Iterator[str | Answer]:
+        plan = self.planner.plan(question, history, filters)
+        answer = yield from self.answer(plan, k)
+        if plan.rewritten:
+            answer.rewritten = plan.question
+        if answer.backend == "extractive" or answer.notice or answer.refused:  # else streamed as written
+            yield answer.text
+        yield answer
+
+    def answer(self, plan: QuestionPlan, k: int | None) -> Generator[str, None, Answer]:
+        """The answer the plan's kind calls for: a comparison, a list, or a lookup."""
+        question, intent, filters = plan.question, plan.intent, plan.filters
+        if plan.no_paper_in_years:
+            return refusal([], reason=f"No loaded paper is from {filters.describe_years()}.")
+        if intent.kind is QuestionKind.COMPARISON:
+            return (yield from self.comparisons.compare(question, intent, plan.pinned, k, filters))
+        if intent.kind is QuestionKind.WHICH and asks_for_collection(question):
+            papers = [p for p in self.chat.catalog.papers.values() if not filters or filters.admits(p)]
+            names = 0 if asks_collection_size(question) else WHICH_MAX_PAPERS
+            return collection_answer(papers, filters.describe_years() if filters else "", names=names)
+        if intent.kind is QuestionKind.WHICH and (theme := self.lists.theme_named(question)):
+            return theme_papers(self.chat, theme)  # "Which papers are about <a theme's label>?", as the overview names it
+        if intent.kind is QuestionKind.WHICH:
+            answer = yield from self.lists.listing(question, k, filters)
+            if answer.refused and not self.chat.has_llm:  # no set clears the list's cut-off; one may still answer it
+                found = yield from self.lookup(question, intent, plan.pinned, k, filters)
+                if not found.refused:
+                    answer = found
+                    answer.lead_with("No set of papers clears the list's relevance cut-off; the one that answers best:")
+            return answer
+        answer = yield from self.lookup(question, intent, plan.pinned, k, filters)
+        if plan.focus is not None and not answer.refused:
+            answer.lead_with(f"Read as a question about {plan.focus.name}, the paper the conversation is on:")
+        unloaded = self.lookups.unloaded_sides(question, plan.pinned)
+        if unloaded and not answer.refused:
+            names = " and ".join(f"“{name}”" for name in unloaded)
+            answer.lead_with(f"{names} {'is' if len(unloaded) == 1 else 'are'} not among the loaded papers, so only "
+                             f"{self.chat.catalog.papers[plan.pinned[0]].name} is described here.")
+        return answer
+
+    def lookup(self, question: str, intent: Intent, pinned: list[str], k: int | None,
+               filters: PaperFilters | None) -> Generator[str, None, Answer]:
+        """One paper (or a few): retrieve the candidates, judge which answer, write the answer from those."""
+        found = self.find.for_lookup(question, pinned, k, filters)
+        chosen, hits, gap = self.judge.choose(question, intent, found)
+        return (yield from self.lookups.write(question, intent, chosen, hits, gap))

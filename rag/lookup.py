@@ -1,0 +1,192 @@
+"""Write a lookup: the answer from the papers the judge chose, quoting the sentences that answer, a detail the
+abstract lacks declared not stated; with an LLM, the LLM writes it from numbered sources."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Generator
+from functools import cached_property
+
+from rag.asked import coined_terms
+from rag.claims import NumberMismatch, check_claimed_numbers
+from rag.compare import introducing_sentence
+from rag.details import DetailAsk
+from rag.extractive import (
+    detail_answer,
+    detail_support,
+    rank_sentences,
+    refusal,
+    states_amount,
+)
+from rag.find import PaperFinder, model_names
+from rag.intent import Intent
+from rag.judge import PaperJudge
+from rag.llm_write import sources_for, write_with_llm
+from rag.retrieve import PaperHit
+from rag.sides import COMPARE_CUE
+from rag.terms import content_words, dictionary_words, question_terms
+from rag.types import Answer
+from store.naming import is_common_acronym
+from store.paper import Paper
+
+log = logging.getLogger(__name__)
+
+# A closing question about the paper's content ("... how fast does it run?"), not a bare "Has anyone done that?".
+_CONTENT_ASK = re.compile(r"\b(?:how|what|whats|what's|which|when|where|why|does|do|did|is|are|was|were)\b", re.I)
+# A closing question asking for an amount ("How long were the contexts they tested?", "how many GPUs?").
+_AMOUNT_QUESTION = re.compile(r"^\W*(?:and\s+)?(?:by\s+)?how\s+(?:much|many|long|big|large|fast|quickly|often)\b"
+                              r"|^\W*(?:and\s+)?(?:what|which)\s+(?:\w+\s+)?(?:statistics?|figures?|numbers?|percentages?"
+                              r"|fractions?|proportions?|shares?|rates?)\b", re.I)
+# A yes/no check of a claim: "Is it true that ...", "Does X use Y?", "Can you confirm ...", or one closing a question
+# ("Which model does VISD use as its judge, is it GPT-4o?").
+_CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|can\s+you\s+confirm\b"
+                          r"|(?:is|are|was|were|does|do|did|has|have|had)\s+(?!there\b|any|anyone|anybody|some))"
+                          r"|[,;]\s+(?:is|was|does|did)\s+(?:it|that|this)\s+(?!true\b)",
+                          re.I)  # not a search: "Is there a benchmark ...?", "Do any papers ...?"
+# A choice of names offered ("which encoder does PhyProbe use, V-JEPA or VideoMAE or something else?").
+_NAMES_OFFERED = re.compile(r"[,(:]\s*(?:e\.g\.\s*|like\s+)?[A-Z][\w.-]*\s+or\s+[A-Z][\w.-]*|\bor\s+something\s+else\b")
+# What introduces a baseline a result is measured against: "improve over TorchTitan", "compared with SMI".
+_BASELINE_LEAD = r"\b(?:compared\s+(?:with|to)|relative\s+to|over|than|against)"
+# Words of chat, not of the topic, that question_terms keeps ("tell", "show", "let" are asking words already):
+# "Could you point me to it", "I'm curious".
+_CHAT_WORDS = frozenset("point help like please thanks thank wondering curious roughly".split())
+# Asking what a paper is, not how it works: "What is X (about)?", "What does X do?", "Tell me about X", "Summarize X".
+_WHAT_IT_IS = re.compile(r"^\W*(?:tl;?dr\b|what(?:'s|\s+is|\s+are)\b|what\s+(?:does|do)\b.*\bdo\W*$"
+                         r"|tell\s+(?:me\s+)?(?:more\s+)?about\b"
+                         r"|(?:give\s+(?:me\s+)?)?(?:an?\s+)?(?:overview|summary|summari[sz]e|describe)\b)", re.I)
+
+
+class LookupWriter:
+    """Writes the answer to a question about one paper (or a few)."""
+
+    def __init__(self, chat):
+        self.chat = chat
+        self.settings = chat.settings
+        self.min_rel = chat.settings.retrieval.min_relevance
+
+    @cached_property
+    def find(self) -> "PaperFinder":
+        return PaperFinder(self.chat)
+
+    @cached_property
+    def judge(self) -> "PaperJudge":
+        return PaperJudge(self.chat)
+
+    def write(self, question: str, intent: Intent, chosen: list[PaperHit], hits: list[PaperHit],
+              gap: str = "") -> Generator[str, None, Answer]:
+        """The answer from the papers the judge chose (a refusal stating ``gap`` when it chose none): the sentences
+        answering the question quoted and cited, a detail the abstract lacks declared not stated, or, with an LLM,
+        the LLM's answer from the candidates (it, not the offline judge, decides which answer)."""
+        if not chosen and self.chat.has_llm:  # the LLM, not the offline checks, judges the candidates
+            return (yield from write_with_llm(self.chat, question, sources_for([], hits), hits,
+                                              offline=lambda: refusal(hits, reason=gap)))
+        if not chosen:
+            return refusal(hits, reason=gap)
+        hits = chosen + [h for h in hits if h not in chosen]
+        intent.details += self.unmentioned_names(question, chosen[0].paper)
+        if intent.details:
+            main = chosen[0]
+            sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
+            found = [(d, detail_support(d, main.paper, sentences)) for d in intent.details]
+            missing = [d for d, s in found if s is None]
+            stated = [(d, s) for d, s in found if s is not None]
+            def not_stated() -> Answer:
+                return detail_answer(question, self.chat.question_vec(question, main.paper), main, sentences, missing,
+                                     stated, hits)
+
+            # the record's fields (authors, year) are ours to say; a gap in the abstract too, offline
+            if any(d.record for d in intent.details) or (missing and not self.chat.has_llm):
+                return not_stated()
+            quote_first = [s for _, s in stated]  # an LLM reads them in the abstract; an extract must quote them
+        elif intent.aspects and not self.chat.has_llm:
+            # "What problem does VISD solve?": the sentence stating the problem, as the comparison table would pick it.
+            main = chosen[0].paper
+            own = self.chat.store.sentences([main.paper_id])[main.paper_id]
+            cells = self.chat.aspect_classifier.assign(own, main.name)
+            quote_first = list(dict.fromkeys(self.introduction(question, main)
+                                             + [cells[a].quote for a in intent.aspects if cells[a].quote]))
+        else:
+            quote_first = self.closing_ask(question, chosen[0].paper) or self.introduction(question, chosen[0].paper)
+        mismatch = self.number_claimed_otherwise(question, chosen[0].paper)
+        if mismatch:  # "Is it true that it has about 15,000 problems?": the sentence giving 11,586 leads
+            quote_first = [mismatch.sentence] + [q for q in quote_first if q != mismatch.sentence]
+        if self.chat.has_llm:
+            offline = not_stated if intent.details and missing else (
+                lambda: self.chat.write_extractive(question, chosen, hits, quote_first))
+            answer = yield from write_with_llm(self.chat, question, sources_for(chosen, hits), hits, offline=offline)
+        else:
+            answer = self.chat.write_extractive(question, chosen, hits, quote_first)
+        if mismatch and not answer.refused:
+            cited = [c.n for c in answer.citations if c.paper.paper_id == chosen[0].paper.paper_id]
+            answer.lead_with(mismatch.say(f" [{cited[0]}]" if cited else ""))
+        return answer
+
+    def number_claimed_otherwise(self, question: str, paper: Paper) -> NumberMismatch | None:
+        """For a yes/no check of a number ("Is it true that PhysElite has about 15,000 problems?"), where the paper's
+        abstract gives another number for the same thing."""
+        if not any(_CLAIM_CHECK.search(part) for part in re.split(r"(?<=[.!?])\s+", question.strip())):
+            return None
+        own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
+        return check_claimed_numbers(question, [text for text, _ in own])
+
+    def closing_ask(self, question: str, paper: Paper) -> list[str]:
+        """For a description followed by a question ("I'm looking for a fog-removal network ... Could you tell me how
+        fast it runs and at what power draw?"): the sentence of the paper that best answers the closing question,
+        quoted first; none when that question asks only which paper it is ("Which one was it?")."""
+        # "... paper - what change do they make?", "..., what bound does it prove?"
+        parts = re.split(r"(?<=[.!?])\s+|\s[-\u2013\u2014]+\s|,\s+(?=(?:what|how)\b)", question.strip(), flags=re.I)
+        ask = parts[-1]
+        if len(parts) < 2 or not ask.endswith("?") or not _CONTENT_ASK.search(ask):
+            return []
+        amount = _AMOUNT_QUESTION.search(ask)  # "What statistic do they give?": only a number answers it
+        if not amount and len([w for w in question_terms(ask, ignore=content_words(paper.name))
+                               if w not in _CHAT_WORDS]) < 2:
+            return []
+        own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
+        ranked = rank_sentences(self.chat.question_vec(ask), ask, own, ignore=content_words(paper.name), answering=True)
+        if amount:  # "How long were the contexts they tested?"
+            ranked = [s for s in ranked if states_amount(s.text)] or ranked
+        return [ranked[0].text] if ranked else []
+
+    def introduction(self, question: str, paper: Paper) -> list[str]:
+        """For a question asking only what a paper it names is ("What is PhyProbe?", "Tell me about ViDiC-1K",
+        "Summarize VISD"): the sentence bringing the paper in, quoted first; none for any other question."""
+        asked = self.chat.catalog.without_name(question, paper.paper_id)
+        if asked == question.strip() or question_terms(asked) or not _WHAT_IT_IS.search(asked):
+            return []
+        own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
+        return [sentence] if (sentence := introducing_sentence(paper, own)) else []
+
+    def unmentioned_names(self, question: str, paper: Paper) -> list[DetailAsk]:
+        """For a claim checked of one paper ("Does PhyProbe use V-JEPA as its encoder?", "Is it true that it ran on
+        Pythia?"), or a choice of names offered ("V-JEPA or VideoMAE?") none of which it writes: the models, datasets
+        or tools it names that the paper's abstract never mentions, each a detail the abstract does not state (the
+        answer says so instead of quoting the encoder sentence as if it agreed)."""
+        offered = _NAMES_OFFERED.search(question)
+        if not (_CLAIM_CHECK.search(question) or offered):
+            return []
+        text = paper.text.lower()
+        own = {w.lower() for w in re.findall(r"[\w-]+", paper.name)}
+        near = tuple(w for w in content_words(question) if len(w) > 4)  # what the closest sentence should touch
+        words = dictionary_words()
+        names = [name for name in model_names(question) if name.lower() not in own
+                 and not self.chat.catalog.named_in(name)
+                 # an English compound ("AI-generated", "Chinese-English") names no model or dataset
+                 and not all(part.lower() in words or is_common_acronym(part) for part in name.split("-"))]
+        if offered and not _CLAIM_CHECK.search(question) and any(name.lower() in text for name in names):
+            return []  # one of the names offered is the paper's: its sentence answers the choice
+        return [DetailAsk(f"use of “{name}”", near, False, False, shape=rf"(?i:(?<!\w){re.escape(name)}(?!\w))")
+                for name in names if name.lower() not in text]
+
+    def unloaded_sides(self, question: str, pinned: list[str]) -> list[str]:
+        """The names a comparison sets against the one paper it names that are no loaded paper's ("Compare PatchKV
+        and FlashAttention"): the answer says so instead of describing PatchKV as if that were the comparison."""
+        if len(pinned) != 1 or not COMPARE_CUE.search(question):
+            return []
+        # a well-known acronym is what the papers work on ("... sparse model inversion for ViTs"), not a paper; nor is
+        # the baseline the paper itself measures against ("How much does PipeFSDP improve over TorchTitan?")
+        own = self.chat.catalog.lower_texts()[pinned[0]]
+        return [term for term in coined_terms(question, self.chat.catalog.mentions(question))
+                if not self.chat.catalog.named_in(term)
+                and not (term.lower() in own and re.search(rf"{_BASELINE_LEAD}\s+(?:the\s+)?{re.escape(term)}\b", question, re.I))]
