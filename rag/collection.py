@@ -126,7 +126,7 @@ def llm_theme_summaries(llm, settings, themes: ThemeMap, papers: Mapping[str, Pa
 
 def theme_papers(chat, theme: Theme) -> Answer:
     """The papers of one theme of ``chat`` (a PaperChat), most central first, each cited."""
-    from rag.extractive import WHICH_MAX_PAPERS
+    from rag.list_answer import WHICH_MAX_PAPERS
 
     shown = list(theme.paper_ids[:WHICH_MAX_PAPERS])
     return theme_papers_answer(theme, chat.catalog.papers, chat.store.sentences(shown), WHICH_MAX_PAPERS)

@@ -8,14 +8,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from rag.detail_answer import detail_support
 from rag.details import DetailAsk
-from rag.extractive import (
-    CitationBuilder,
-    detail_support,
-    rank_sentences,
-    shorten,
-    states_nothing,
-)
+from rag.extractive import CitationBuilder, rank_sentences, shorten, states_nothing
 from rag.terms import content_words
 from store.paper import Paper
 

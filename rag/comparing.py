@@ -10,11 +10,11 @@ from functools import cached_property
 from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.details import DetailAsk, asked_details
-from rag.extractive import WHICH_MIN_RELEVANCE
 from rag.find import PaperFinder
 from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent
 from rag.judge import PaperJudge
+from rag.list_answer import WHICH_MIN_RELEVANCE
 from rag.listing import ListWriter
 from rag.retrieve import PaperFilters
 from rag.sides import asked_of_each

@@ -13,10 +13,11 @@ from collections.abc import Generator, Iterator, Sequence
 from rag.asked import asks_collection_size, asks_for_collection
 from rag.collection import theme_papers
 from rag.comparing import ComparisonWriter
-from rag.extractive import WHICH_MAX_PAPERS, collection_answer, refusal
+from rag.extractive import collection_answer, refusal
 from rag.find import PaperFinder
 from rag.intent import Intent, QuestionKind
 from rag.judge import PaperJudge
+from rag.list_answer import WHICH_MAX_PAPERS
 from rag.listing import ListWriter
 from rag.lookup import LookupWriter
 from rag.plan import LLMPlanner, OfflinePlanner, QuestionPlan

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from rag.acronyms import field_acronyms, units_named
-from rag.details import DetailAsk
+from rag.acronyms import field_acronyms
 from rag.retrieve import PaperHit
 from rag.terms import content_words, snowball_stem
 from rag.types import Answer, Citation
-from store.naming import defined_acronyms, is_common_acronym
+from store.naming import defined_acronyms
 from store.paper import Paper
 
 # Weight of question-word overlap next to embedding similarity when ranking sentences.
@@ -31,6 +30,8 @@ _AMOUNT_ASK = re.compile(r"\b(?:how (?:much|many|fast|large|big|long|quickly)|by
                          r"|reduc\w+|improve\w*|gains?|accuracy|percent\w*|longest|largest|biggest|highest|lowest"
                          r"|smallest|fastest|maximum|minimum|power|watts?|latency|throughput)\b", re.I)
 AMOUNT_BONUS = 0.15
+# A number in a text.
+_QUANTITY = re.compile(r"(?<![A-Za-z\-])\d+(?:[.,]\d+)*(?![A-Za-z])")
 # The thing a question asks for by name ("Which training losses does it use?", "What runtime bound did they prove?"):
 # when few of the abstract's sentences name it, those gain HEAD_BONUS as the answer's sentences are picked (a word
 # most sentences use, "models" or "VLMs", singles out none).
@@ -213,50 +214,9 @@ def shorten(sentence: str, cue: re.Pattern | None = None, max_words: int = 28) -
     return best if len(words) <= max_words else " ".join(words[:max_words]).rstrip(",;:") + " …"
 
 
-# ---- details an abstract may not give ----
-_QUANTITY = re.compile(r"(?<![A-Za-z\-])\d+(?:[.,]\d+)*(?![A-Za-z])")
-# (not a method's pattern: "an LLM-as-a-Judge protocol")
-_PROPER = re.compile(r"\b(?!\w+-as-an?-)(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*"
-                     r"|[a-z]+[A-Z][\w\-]*|(?<=\bon )[A-Z][a-z]{2,}\w*|(?<=\band )[A-Z][a-z]{2,}\w*)")
-
-
 def states_amount(text: str) -> bool:
     """The text gives a number ("up to 170k tokens", "1.87×"), not only a name with digits in it ("GSM8K")."""
     return _QUANTITY.search(text) is not None
-
-
-def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, object]]) -> str | None:
-    """The abstract sentence that gives the asked-for detail, or None when the abstract does not state it.
-
-    A sentence supports it when it looks like the answer (a GPU model, an optimizer, a URL), or when it has one
-    of the detail's terms and, for a quantity, a number; for a named thing (backbone, dataset), a proper name
-    other than the paper's own ("on GoPro and HIDE" names datasets without the word).
-    """
-    if detail.record:
-        return record_detail(paper, detail.record)
-    if detail.shape:
-        return next((text for text, _ in sentences if re.search(detail.shape, text)), None)
-    own = {w.lower() for w in re.findall(r"[\w\-]+", paper.name)}
-    supporting = []
-    for text, _ in sentences:
-        names = [m.group() for m in _PROPER.finditer(text)
-                 if m.group().lower() not in own and not is_common_acronym(m.group().rstrip("s"))]
-        low = " ".join([text, *units_named(text)]).lower()  # "99 FPS" gives a number of frames
-        if detail.wants_number and any(term in _COUNTED_AS and _COUNTED_AS[term].search(text) for term in detail.terms):
-            return text
-        has_term = any(_has_term(low, term) for term in detail.terms)
-        if not has_term and not (detail.wants_name and _names_evaluation(text, names)):
-            continue
-        if detail.wants_number and not _QUANTITY.search(text):
-            continue
-        if detail.wants_name and not names:
-            continue
-        supporting.append(text)
-    # a named thing is best given where the paper reports its own evaluation, not where it sets the scene ("It is now
-    # common practice to use PyTorch's FSDP to train LLMs" names no model PipeFSDP was evaluated on)
-    if detail.wants_name:
-        return next((text for text in supporting if _EVALUATION.search(text)), supporting[0] if supporting else None)
-    return supporting[0] if supporting else None
 
 
 def record_detail(paper: Paper, record: str) -> str | None:
@@ -264,173 +224,3 @@ def record_detail(paper: Paper, record: str) -> str | None:
     if record == "authors":
         return ", ".join(paper.authors) or None
     return " ".join(str(x) for x in (paper.venue, paper.year) if x) or None
-
-
-_EVALUATION = re.compile(r"\b(?:evaluat\w*|experiments?|benchmark(?:s|ed|ing)?|tested|outperform\w*|results)\b", re.I)
-
-
-def _names_evaluation(text: str, names: list[str]) -> bool:
-    """'... on GoPro and HIDE', '... across Qwen2.5-VL and InternVL': things evaluated on, by name."""
-    return any(re.search(rf"\b(?:on|across|over|using|with)\s+(?:the\s+)?{re.escape(n)}", text) for n in names)
-
-
-# Counts written without the counted word or without a numeral: "16 representative MLLMs" counts models (an acronym
-# ending in M(s) after a number: LLM, VLM, MLLM, SSM); "bilingual" counts languages.
-_COUNTED_AS = {
-    "model": re.compile(r"\b\d[\d,.]*\s+(?:\S+\s+){0,3}[A-Z]{1,4}Ms?\b"),
-    "language": re.compile(r"\b(?:mono|bi|tri)-?lingual\b", re.I),
-    # "how many points does it gain": a gain in percentage points, written as a percentage
-    "point": re.compile(r"\b(?:by|of|gains?|improves?|\+)\s*\d[\d.]*\s*(?:%|percentage points|points|pp)", re.I),
-}
-
-
-def _has_term(low_text: str, term: str) -> bool:
-    if len(term) <= 3:  # "lr", "gpu", "run": whole words only
-        return re.search(rf"\b{re.escape(term)}s?\b", low_text) is not None
-    return term in low_text
-
-
-_PRIOR_WORK = re.compile(r"^\W*(?:however,?\s+)?(?:existing|prior|previous|current|conventional|traditional)\b"
-                         r"|\bexisting (?:\w+\s+)?(?:approaches|methods|systems|works?|benchmarks|models)\b", re.I)
-
-
-def detail_answer(
-    question: str, question_vec: np.ndarray, hit: PaperHit, sentences: list[tuple[str, object]],
-    missing: list[DetailAsk], stated: list[tuple[DetailAsk, str]], all_hits: list[PaperHit],
-) -> Answer:
-    """The asked-for details of one paper: plainly which its abstract (or record) does not state, then what it
-    does say of each, cited."""
-    paper = hit.paper
-    ranked = rank_sentences(question_vec, question, sentences, ignore=content_words(paper.name), answering=True)
-    # The closest it comes: the best sentence touching what is missing ("18 ... MLLMs" for the models evaluated),
-    # on the paper's own work, not prior work's ("Existing approaches ... fail to generalize" for its limitations).
-    own_work = [s for s in ranked if not _PRIOR_WORK.search(s.text)] or ranked
-    # the one touching most of it first ("frozen ... encoder", not only "videos")
-    touched = {id(s): len({t for d in missing for t in d.terms if _has_term(s.text.lower(), t)}) for s in own_work}
-    touching = sorted((s for s in own_work if touched[id(s)]), key=lambda s: -touched[id(s)])
-    saying = [s for s in own_work if not states_nothing(s.text)] or own_work  # a release note only if it touches
-    closest = (touching or saying)[0].text if ranked else paper.text
-    cites = CitationBuilder()
-    n = cites.cite(paper, next((s for d, s in stated if not d.record), closest))
-    parts = []
-    if missing:
-        phrases = [d.phrase for d in missing]
-        what = phrases[0] if len(phrases) == 1 else ", ".join(phrases[:-1]) + " or " + phrases[-1]
-        source = "abstract" if not all(d.record for d in missing) else "abstract or loaded record"
-        parts.append(f"The {source} of **{paper.name}** does not state the {what} [{n}]; it gives no such detail, "
-                     "so none is reported here.")
-    for detail, said in stated:
-        if detail.record:
-            parts.append(f"The record of **{paper.name}** gives the {detail.phrase}: {said} [{n}].")
-        else:
-            parts.append(f"On the {detail.phrase}, **{paper.name}** says: {said} [{n}]")
-    if not stated and not all(d.record for d in missing):
-        parts.append(f"The closest it comes: {closest} [{n}]")
-    return Answer(text="\n\n".join(parts), citations=cites.citations,
-                  papers=[hit.paper] + [h.paper for h in all_hits if h.paper.paper_id != paper.paper_id],
-                  kind="not_stated" if missing else "lookup")
-
-
-# ---- "which papers ..." ----
-# A paper is listed when its score (best sentence + WHICH_COVERAGE_WEIGHT * topic coverage + WHICH_ANCHOR_WEIGHT *
-# share of the question's rare words it uses) reaches WHICH_MIN_RELEVANCE and it comes before the largest drop in
-# score (calibrated on bench/questions.jsonl with the seeds alone and with 768, 1,792 and 8,434 NeurIPS distractors).
-WHICH_MIN_RELEVANCE = 0.7
-# A list that finds no paper names the candidates scoring at least this as the closest: "papers that work with
-# biological or medical data" is near PathView-Bench (0.52), "papers estimating the calories of a meal" near none (0.38).
-WHICH_NEAR = 0.5
-# A paper of a broad field a list names ("biomedical data": one writing "pathology") is listed when it scores this
-# much on the list's topic: PerturbReason scores 0.37-0.49 on "biomedical data"; at 0.15 PROVE, writing "self-play",
-# was listed for "reinforcement learning to play Atari games".
-WHICH_BROAD_MIN = 0.3
-WHICH_COVERAGE_WEIGHT = 0.3
-WHICH_ANCHOR_WEIGHT = 0.3
-WHICH_MAX_PAPERS = 12
-# Once the best paper reaches the floor, papers up to WHICH_TAIL under it are listed when the natural break comes after
-# them: "recovering 3D or 4D scene structure from monocular images or video" lists UniCon3R 0.89, LaP 0.76 and the 4D
-# framework 0.70, then drops to 0.50 (seeds: two more lists complete, no paper wrongly listed; at 8.4k two more gold
-# papers listed, one wrongly).
-WHICH_TAIL = 0.05
-# When every candidate is above the floor, the last one counts as dropping this far below it.
-WHICH_FLOOR_GAP = 0.2
-# The list is never cut between two papers scoring this much: a paper matching the question almost word for word
-# makes the drop after it the largest, though the next paper is plainly on the topic too.
-WHICH_SURE = 0.85
-
-
-@dataclass
-class ListedPaper:
-    hit: PaperHit
-    score: float
-    sentence: str
-
-
-def score_for_listing(queries: list[tuple[str, np.ndarray]], hits: list[PaperHit],
-                      sentences: dict[str, list[tuple[str, object]]],
-                      bonus: Callable[[Paper], float] | None = None) -> list[ListedPaper]:
-    """Every candidate paper scored by its best sentence against any of the queries (the question, and its topic
-    without "Which papers ..."), over all its sentences, plus ``bonus(paper)`` (topic coverage, rare terms)."""
-    out = []
-    for hit in hits:
-        own = sentences.get(hit.paper.paper_id, [])
-        own = [s for s in own if not states_nothing(s[0])] or own  # a release note is no reason to list a paper
-        best = None
-        for text, vec in queries:
-            ranked = rank_sentences(vec, text, own, ignore=content_words(hit.paper.name))
-            if ranked and (best is None or ranked[0].score > best.score):
-                best = ranked[0]
-        if best is not None:
-            out.append(ListedPaper(hit, best.score + (bonus(hit.paper) if bonus else 0.0), best.text))
-    return sorted(out, key=lambda x: x.score, reverse=True)
-
-
-# A sentence in which a paper brings a benchmark or dataset of its own ("we introduce VI-Bench, a benchmark built from
-# ...", "we present PhysElite, a large-scale bilingual multimodal benchmark", "we introduce UnifyBench++").
-_INTRODUCES_RESOURCE = re.compile(
-    r"\b(?:introduc|propos|present|construct|curat|releas|buil[dt]|develop|creat|contribut)\w*"
-    r"\b[^.;]{0,120}?(?:\b(?:benchmark|dataset|corpus)s?\b|\b\w*Bench\w*)", re.I)
-
-
-def resource_sentence(sentences: list[tuple[str, object]]) -> str | None:
-    """The first of the paper's sentences bringing a benchmark or dataset of its own (not "experiments on various
-    benchmarks"), if any."""
-    return next((text for text, _ in sentences if _INTRODUCES_RESOURCE.search(text)), None)
-
-
-def introduces_resource(sentences: list[tuple[str, object]]) -> bool:
-    """One of the paper's sentences brings a benchmark or dataset of its own."""
-    return resource_sentence(sentences) is not None
-
-
-def listing_cutoff(scored: list[ListedPaper], min_score: float = WHICH_MIN_RELEVANCE,
-                   limit: int = WHICH_MAX_PAPERS) -> list[ListedPaper]:
-    """The papers that match well enough to list: when the best reaches an absolute floor, those above it (less
-    WHICH_TAIL), cut at the largest drop in score (the natural break between the papers on the topic and the rest; the
-    drop to the first paper under the floor counts too), but not before a paper scoring WHICH_SURE or more."""
-    if not scored or scored[0].score < min_score:
-        return []
-    min_score -= WHICH_TAIL
-    above = [x for x in scored if x.score >= min_score][:limit]
-    after = scored[len(above)].score if len(scored) > len(above) else min_score - WHICH_FLOOR_GAP
-    scores = [x.score for x in above] + [min(after, min_score)]
-    drops = [scores[i] - scores[i + 1] for i in range(len(above))]
-    cut = max((i for i in range(len(above)) if scores[i + 1] < WHICH_SURE), key=drops.__getitem__)
-    return above[: cut + 1]
-
-
-def listing_answer(listed: list[ListedPaper], scored: list[ListedPaper], limit: int = WHICH_MAX_PAPERS) -> Answer:
-    """'Found N papers:' and one cited line per paper on why it matches; a list cut at ``limit`` says how many more
-    candidates cleared the relevance floor."""
-    cites = CitationBuilder()
-    lines = []
-    for i, item in enumerate(listed, 1):
-        n = cites.cite(item.hit.paper, item.sentence)
-        lines.append(f"{i}. **{item.hit.paper.name}**: {shorten(item.sentence, None, 40)} [{n}]")
-    count = f"Found {len(listed)} paper{'s' if len(listed) != 1 else ''}:"
-    above_floor = sum(x.score >= WHICH_MIN_RELEVANCE for x in scored)
-    if len(listed) >= limit and above_floor > len(listed):
-        count = (f"Found {above_floor} papers above the relevance cut-off; the {len(listed)} strongest "
-                 "(ask a narrower question, or filter by year, for the rest):")
-    listed_ids = {x.hit.paper.paper_id for x in listed}
-    papers = [x.hit.paper for x in listed] + [x.hit.paper for x in scored if x.hit.paper.paper_id not in listed_ids]
-    return Answer(text=count + "\n\n" + "\n".join(lines), citations=cites.citations, papers=papers, kind="which")

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rag.asked import coined_terms
-from rag.extractive import WHICH_MAX_PAPERS
+from rag.list_answer import WHICH_MAX_PAPERS
 from rag.relevance import GAP_MIN_PAPERS, defines_otherwise
 from rag.retrieve import PaperFilters, PaperHit
 from rag.terms import ASKING_WORDS, dictionary_words, question_terms, snowball_stem

@@ -9,7 +9,10 @@ from collections.abc import Iterator
 from functools import cached_property
 
 from rag.asked import asks_for_new_resources, listing_topic, without_excluded
-from rag.extractive import (
+from rag.extractive import refusal
+from rag.find import PaperFinder, ruled_out_names
+from rag.judge import PaperJudge
+from rag.list_answer import (
     WHICH_ANCHOR_WEIGHT,
     WHICH_BROAD_MIN,
     WHICH_COVERAGE_WEIGHT,
@@ -19,23 +22,17 @@ from rag.extractive import (
     introduces_resource,
     listing_answer,
     listing_cutoff,
-    refusal,
     resource_sentence,
     score_for_listing,
 )
-from rag.find import PaperFinder, ruled_out_names
-from rag.judge import PaperJudge
-from rag.llm_write import LIST_CANDIDATES, write_with_llm
-from rag.relevance import (
-    alternative_groups,
-    anchor_share,
-    anchor_terms,
+from rag.list_members import (
     broad_field_members,
     example_members,
     in_broad_fields,
     resource_members,
-    topic_coverage,
 )
+from rag.llm_write import LIST_CANDIDATES, write_with_llm
+from rag.relevance import alternative_groups, anchor_share, anchor_terms, topic_coverage
 from rag.retrieve import PaperFilters, PaperHit
 from rag.terms import question_terms
 from rag.types import Answer

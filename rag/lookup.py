@@ -11,14 +11,9 @@ from functools import cached_property
 from rag.asked import coined_terms
 from rag.claims import NumberMismatch, check_claimed_numbers
 from rag.compare import introducing_sentence
+from rag.detail_answer import detail_answer, detail_support
 from rag.details import DetailAsk
-from rag.extractive import (
-    detail_answer,
-    detail_support,
-    rank_sentences,
-    refusal,
-    states_amount,
-)
+from rag.extractive import rank_sentences, refusal, states_amount
 from rag.find import PaperFinder, model_names
 from rag.intent import Intent
 from rag.judge import PaperJudge

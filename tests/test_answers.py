@@ -1180,7 +1180,7 @@ def test_a_detail_the_question_describes_is_not_asked_for(seed_chat, question, n
 
 def test_named_generators_are_a_stated_detail():
     """The sentence naming the generators beside the word answers "which generators"."""
-    from rag.extractive import detail_support
+    from rag.detail_answer import detail_support
     from rag.details import asked_details
     from store.paper import Paper
 

@@ -23,7 +23,9 @@ from store.embed import build_embedder, embedder_dimension
 from store.ingest import ingest_files
 from store.parse import parse_file
 from store.settings import Settings
-from tests.test_reliability import HashEmbedding  # fast stand-in where the test is about write order
+from tests.test_reliability import (
+    HashEmbedding,  # fast stand-in where the test is about write order
+)
 
 REPO = Path(__file__).resolve().parent.parent
 N_PAPERS = 60

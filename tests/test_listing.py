@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rag.extractive import WHICH_MAX_PAPERS, ListedPaper, listing_answer
-from rag.terms import TermStats
+from rag.list_answer import WHICH_MAX_PAPERS, ListedPaper, listing_answer
 from rag.relevance import anchor_share, anchor_terms
 from rag.retrieve import PaperHit
+from rag.terms import TermStats
 from store.paper import Paper
 
 QUESTION = "Which papers introduce a variant of group relative policy optimization (GRPO) for crop yield?"

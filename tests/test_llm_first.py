@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-
 from prompts import CANNOT_ANSWER_PHRASE
 from tests.openai_server import Reply
 

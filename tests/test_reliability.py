@@ -23,8 +23,15 @@ from store.doctor import check_store, reindex_store
 from store.errors import EmbedderMismatch
 from store.ingest import ingest_files
 from store.parse import (
-    MAX_ABSTRACT_CHARS, SUPPORTED_SUFFIXES, decode_bytes, parse_bytes, parse_csv, parse_json, parse_jsonl,
-    parse_seed_text, parse_tsv,
+    MAX_ABSTRACT_CHARS,
+    SUPPORTED_SUFFIXES,
+    decode_bytes,
+    parse_bytes,
+    parse_csv,
+    parse_json,
+    parse_jsonl,
+    parse_seed_text,
+    parse_tsv,
 )
 from ui.cli import main as cli
 

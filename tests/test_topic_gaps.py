@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from rag.catalog import PaperCatalog
-from rag.relevance import GAP_MIN_PAPERS, absent_terms, rare_terms
 from rag.glossary import AcronymGlossary
+from rag.relevance import GAP_MIN_PAPERS, absent_terms, rare_terms
 from rag.terms import TermStats, mentions_term, question_terms, stems
 from store.parse import parse_file, parse_jsonl
 from tests.conftest import SEED_FILES, SHARED_CORPUS
@@ -160,7 +160,7 @@ def test_examples_listed_are_alternatives_too():
 
 
 def test_a_paper_writing_an_example_of_the_topic_is_a_member():
-    from rag.relevance import example_members
+    from rag.list_members import example_members
 
     texts = ["Predictive Coding (PC) is an account of cortical learning.", "Spiking neural networks are efficient.",
              "We train with GRPO.", "Cells in an LSTM.", "We study coding theory."]
@@ -174,7 +174,7 @@ def test_a_paper_writing_an_example_of_the_topic_is_a_member():
 
 
 def test_a_paper_bringing_a_resource_of_the_kind_asked_for_is_a_member():
-    from rag.relevance import resource_members
+    from rag.list_members import resource_members
 
     texts = ["We introduce a benchmark of 1,000 video pairs.", "We evaluate on video benchmarks.",
              "We present a benchmark of physics problems.", "We introduce a new video generator."]

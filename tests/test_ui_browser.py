@@ -8,8 +8,8 @@ when UPDATE_SCREENSHOT=1.
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -17,7 +17,6 @@ import pytest
 
 from tests.conftest import CHROMIUM, REPO
 from tests.ui_server import KELP_RECORD
-
 
 pytestmark = [
     pytest.mark.browser,
