@@ -6,7 +6,7 @@ import re
 
 from rag.catalog import PaperCatalog
 from rag.intent import NEED_ALL_ASK, WORK_THERE_ASK
-from store.naming import is_common_acronym
+from store.tokens import is_common_acronym
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-/.]*[A-Za-z0-9]")
 

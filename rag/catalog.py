@@ -7,8 +7,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
-from store.naming import is_common_acronym
 from store.paper import Paper
+from store.tokens import is_common_acronym
 
 # Longest run of words joined when matching a name ("pipe fsdp" -> "pipefsdp").
 MAX_NAME_WORDS = 5

@@ -18,8 +18,8 @@ from rag.extractive import (
 from rag.retrieve import PaperHit
 from rag.terms import content_words
 from rag.types import Answer
-from store.naming import is_common_acronym
 from store.paper import Paper
+from store.tokens import is_common_acronym
 
 # (not a method's pattern: "an LLM-as-a-Judge protocol")
 _PROPER = re.compile(r"\b(?!\w+-as-an?-)(?:[A-Za-z]*[A-Z][A-Za-z]*\d[\w.\-]*|[A-Z][a-z]+[A-Z][\w\-]*|[A-Z]{2,}[\w\-]*"

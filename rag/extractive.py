@@ -14,7 +14,7 @@ from rag.acronyms import field_acronyms
 from rag.retrieve import PaperHit
 from rag.terms import content_words, snowball_stem
 from rag.types import Answer, Citation
-from store.naming import defined_acronyms
+from store.acronyms import defined_acronyms
 from store.paper import Paper
 
 # Weight of question-word overlap next to embedding similarity when ranking sentences.

@@ -10,7 +10,7 @@ from functools import cached_property, lru_cache
 from rag.acronyms import field_acronyms, units_named
 from rag.relevance import plain_phrases
 from rag.terms import CASED_WORD, dictionary_words, phrase_key
-from store.naming import defined_acronyms
+from store.acronyms import defined_acronyms
 
 # An acronym is spelled out only when at least this share of the abstracts defining it agree on what it stands for
 # ("RL": reinforcement learning 176 of 177; "PC": predictive coding 2 of 5 is ambiguous).

@@ -22,8 +22,8 @@ from rag.retrieve import PaperHit
 from rag.sides import COMPARE_CUE
 from rag.terms import content_words, dictionary_words, question_terms
 from rag.types import Answer
-from store.naming import is_common_acronym
 from store.paper import Paper
+from store.tokens import is_common_acronym
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,14 @@ import re
 from functools import lru_cache
 from typing import Callable
 
-from llama_index.core.schema import MetadataMode, NodeRelationship, RelatedNodeInfo, TextNode
+from llama_index.core.schema import (
+    MetadataMode,
+    NodeRelationship,
+    RelatedNodeInfo,
+    TextNode,
+)
 
-from store.naming import defined_acronyms
+from store.acronyms import defined_acronyms
 from store.paper import Paper
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,13 @@ from typing import Any
 
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from store.chroma import GENERATION_KEY, WRITE_BATCH, PaperStore, open_client, paper_from_record
+from store.chroma import (
+    GENERATION_KEY,
+    WRITE_BATCH,
+    PaperStore,
+    open_client,
+    paper_from_record,
+)
 from store.chunk import split_sentences
 from store.embed import embedder_dimension
 from store.ingest import IngestReport, ProgressFn, ingest_papers

@@ -13,8 +13,9 @@ from typing import Any, Callable
 
 from store.errors import IngestError
 from store.latex import clean_latex
-from store.naming import derive_name, derive_title
+from store.naming import derive_name
 from store.paper import Paper
+from store.titles import derive_title
 
 MIN_LETTERS = 20  # fewer letters than this after cleaning is not an abstract
 # Longer than this is a whole paper or a broken file, not an abstract (real ones stay under ~3,500):

@@ -11,9 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from store.acronyms import defined_acronyms
 from store.errors import IngestError
 from store.latex import clean_latex
-from store.naming import defined_acronyms, derive_name, derive_title
+from store.naming import derive_name
 from store.parse import (
     ParseResult,
     parse_bytes,
@@ -23,6 +24,7 @@ from store.parse import (
     parse_jsonl,
     parse_seed_text,
 )
+from store.titles import derive_title
 
 REPO = Path(__file__).resolve().parent.parent
 SEED_FILES = sorted((REPO / "data").glob("*.txt"))
