@@ -66,7 +66,7 @@ def main() -> None:
 
     from store.embed import build_embedder
 
-    stock_embedder = build_embedder(chat.settings)
+    stock_embedder = build_embedder(chat.settings.embedding)
     stock = VectorStoreIndex.from_vector_store(
         ChromaVectorStore(chroma_collection=chat.store.chunks), embed_model=stock_embedder
     ).as_retriever(similarity_top_k=chat.settings.retrieval.top_k)

@@ -15,6 +15,7 @@ from rag.catalog import PaperCatalog
 from rag.extractive import extractive_answer
 from rag.generate import build_llm
 from rag.retrieve import HybridRetriever, PaperFilters, PaperHit
+from rag.settings import Settings
 from rag.terms import question_terms
 from rag.types import Answer
 from store.chroma import PaperStore, open_client
@@ -23,7 +24,7 @@ from store.embed_cache import EmbeddingCache
 from store.embed_cache import embed_texts as cached_embeddings
 from store.ingest import IngestReport, ProgressFn, ingest_files, remove_papers
 from store.paper import Paper
-from store.settings import BUNDLED_CORPUS_DIR, Settings
+from store.settings import BUNDLED_CORPUS_DIR
 
 log = logging.getLogger(__name__)
 History = Sequence[tuple[str, str]]
@@ -73,7 +74,7 @@ class PaperChat:
     # ---- parts, built on first use ----
     @cached_property
     def embedder(self):
-        return build_embedder(self.settings)
+        return build_embedder(self.settings.embedding)
 
     @cached_property
     def embed_cache(self) -> EmbeddingCache | None:
@@ -83,7 +84,7 @@ class PaperChat:
 
     def _open_store(self) -> PaperStore:
         return PaperStore(
-            open_client(self.settings), self.settings.store.collection,
+            open_client(self.settings.store), self.settings.store.collection,
             embed_model=self.embedder.model_name, dimension=embedder_dimension(self.embedder),
         )
 

@@ -8,9 +8,9 @@ from collections.abc import Generator, Iterator, Sequence
 from llama_index.core.llms import LLM, ChatMessage
 
 from prompts import CANNOT_ANSWER_PHRASE, load_prompt
+from rag.settings import Settings
 from store.errors import LLMUnavailable
 from store.paper import Paper
-from store.settings import Settings
 
 log = logging.getLogger(__name__)
 # Rough characters per token, to trim sources to the model's window without a tokenizer round-trip.

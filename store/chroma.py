@@ -12,7 +12,7 @@ import numpy as np
 
 from store.errors import EmbedderMismatch, PaperChatError
 from store.paper import Paper
-from store.settings import Settings, disable_telemetry
+from store.settings import StoreSettings, disable_telemetry
 
 # Chroma caps a single write; stay well under it.
 WRITE_BATCH = 4000
@@ -26,9 +26,9 @@ GENERATION_KEY = "paperchat:generation"
 DEMO_KEY = "paperchat:demo"  # set while the store holds only the bundled corpus, loaded as the demo default
 
 
-def chroma_address(settings: Settings) -> tuple[str, int, bool]:
+def chroma_address(settings: StoreSettings) -> tuple[str, int, bool]:
     """(host, port, ssl) of the Chroma server; ``chroma_host`` may also be a URL (https://db:8443)."""
-    host, port = settings.store.chroma_host or "", settings.store.chroma_port
+    host, port = settings.chroma_host or "", settings.chroma_port
     if "://" not in host:
         return host, port, False
     url = urlsplit(host)
@@ -36,14 +36,14 @@ def chroma_address(settings: Settings) -> tuple[str, int, bool]:
     return url.hostname or "localhost", url.port or (443 if ssl else port), ssl
 
 
-def open_client(settings: Settings) -> Any:
+def open_client(settings: StoreSettings) -> Any:
     """`HttpClient` when a Chroma host is configured, else `PersistentClient` in the store dir."""
     disable_telemetry()
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 
     chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
-    if settings.store.chroma_host:
+    if settings.chroma_host:
         host, port, ssl = chroma_address(settings)
         try:
             return chromadb.HttpClient(host=host, port=port, ssl=ssl, settings=chroma_settings)
@@ -52,7 +52,7 @@ def open_client(settings: Settings) -> Any:
                 f"Cannot reach the Chroma server at {host}:{port} ({exc}). "
                 f"Start it with `chroma run --path DIR --port {port}`."
             ) from exc
-    path = settings.store.dir / "chroma"
+    path = settings.dir / "chroma"
     path.mkdir(parents=True, exist_ok=True)
     return chromadb.PersistentClient(path=str(path), settings=chroma_settings)
 

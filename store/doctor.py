@@ -24,7 +24,7 @@ from store.chunk import split_sentences
 from store.embed import embedder_dimension
 from store.ingest import IngestReport, ProgressFn, ingest_papers
 from store.paper import Paper
-from store.settings import Settings
+from store.settings import StoreSettings
 
 # Where rag/lexical.load_bm25 keeps its cache.
 BM25_DIR = "bm25"
@@ -96,22 +96,22 @@ def read_registry(client: Any, name: str) -> list[Paper]:
     return [paper_from_record(meta, doc) for _, meta, doc in _pages(papers, ["metadatas", "documents"])]
 
 
-def check_store(settings: Settings, embedder: BaseEmbedding) -> DoctorReport:
+def check_store(settings: StoreSettings, embedder: BaseEmbedding) -> DoctorReport:
     """Check the store the settings name against ``embedder``; never writes to it.
 
     Checks: both collections exist; they were built by this embedder (model and dimension); each
     registered paper has exactly its sentence chunks (ids ``paper_id:0..n-1``, same content hash);
     no chunk lacks a registry record; the saved BM25 index holds the same chunk ids as Chroma.
     """
-    name = settings.store.collection
-    report = DoctorReport(store_dir=str(settings.store.dir))
+    name = settings.collection
+    report = DoctorReport(store_dir=str(settings.dir))
     client = open_client(settings)
     chunks, papers = _collection(client, f"{name}-chunks"), _collection(client, f"{name}-papers")
     if chunks is None or papers is None:
         missing = [n for n, c in ((f"{name}-chunks", chunks), (f"{name}-papers", papers)) if c is None]
         fix = "`paperchat reindex` rebuilds the chunks from the registry" if papers is not None \
             else "run `paperchat ingest FILE`"
-        report.add("store", f"collection(s) {', '.join(missing)} missing in {settings.store.dir}", fix=fix)
+        report.add("store", f"collection(s) {', '.join(missing)} missing in {settings.dir}", fix=fix)
         return report
 
     _check_embedder(report, chunks, papers, embedder)
@@ -148,7 +148,7 @@ def check_store(settings: Settings, embedder: BaseEmbedding) -> DoctorReport:
                    fix=rerun)
 
     generation = int((papers.metadata or {}).get(GENERATION_KEY, 0))
-    _check_bm25(report, settings.store.dir / BM25_DIR, name, generation, chunks)
+    _check_bm25(report, settings.dir / BM25_DIR, name, generation, chunks)
     return report
 
 
@@ -198,7 +198,7 @@ def _check_bm25(report: DoctorReport, cache_dir: Path, name: str, generation: in
         report.add("bm25", f"BM25 index agrees with Chroma ({len(bm25_ids)} chunks)", problem=False)
 
 
-def reindex_store(settings: Settings, embedder: BaseEmbedding, progress: ProgressFn | None = None) -> IngestReport:
+def reindex_store(settings: StoreSettings, embedder: BaseEmbedding, progress: ProgressFn | None = None) -> IngestReport:
     """Rebuild both collections with ``embedder`` from the abstracts kept in the registry.
 
     The registry is first copied to ``{store_dir}/{collection}-reindex.jsonl``; a reindex that is
@@ -206,9 +206,9 @@ def reindex_store(settings: Settings, embedder: BaseEmbedding, progress: Progres
     Returns:
         The IngestReport of re-adding the papers.
     """
-    name = settings.store.collection
+    name = settings.collection
     client = open_client(settings)
-    backup = settings.store.dir / f"{name}-reindex.jsonl"
+    backup = settings.dir / f"{name}-reindex.jsonl"
     resuming = backup.exists()
     if not resuming:
         _write_backup(backup, read_registry(client, name))
@@ -225,7 +225,7 @@ def reindex_store(settings: Settings, embedder: BaseEmbedding, progress: Progres
     report = ingest_papers(papers, store, embedder, progress)
     _drop_orphans(store, {p.paper_id for p in papers})
     store.bump_generation()
-    for cache in (settings.store.dir / BM25_DIR).glob(f"{name}-g*"):
+    for cache in (settings.dir / BM25_DIR).glob(f"{name}-g*"):
         shutil.rmtree(cache, ignore_errors=True)
     backup.unlink()
     return report

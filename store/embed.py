@@ -12,7 +12,7 @@ import numpy as np
 from llama_index.core.base.embeddings.base import BaseEmbedding
 from pydantic import PrivateAttr
 
-from store.settings import EmbeddingSettings, Settings
+from store.settings import EmbeddingSettings
 
 TOKENIZER_PATH = Path(__file__).parent / "models" / "minilm-tokenizer.json"
 MINILM_MODEL_NAME = "all-MiniLM-L6-v2-onnx-int8"
@@ -148,9 +148,9 @@ def _load_session(future: Future, path: str, options: Any) -> None:
         future.set_exception(exc)
 
 
-def build_embedder(settings: Settings | EmbeddingSettings) -> BaseEmbedding:
+def build_embedder(settings: EmbeddingSettings) -> BaseEmbedding:
     """The embedder the settings name."""
-    cfg = settings.embedding if isinstance(settings, Settings) else settings
+    cfg = settings
     if cfg.backend == "openai":
         from llama_index.embeddings.openai import OpenAIEmbedding  # optional extra
 

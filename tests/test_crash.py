@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from rag.lexical import load_bm25
+from rag.settings import Settings
 from store.chroma import PaperStore, open_client
 from store.chunk import split_sentences
 from store.doctor import check_store
 from store.embed import build_embedder, embedder_dimension
 from store.ingest import ingest_files
 from store.parse import parse_file
-from store.settings import Settings
 from tests.test_reliability import (
     HashEmbedding,  # fast stand-in where the test is about write order
 )
@@ -91,9 +91,9 @@ def inspect(settings: Settings, embedder) -> dict:
     from chromadb.api.client import SharedSystemClient
 
     SharedSystemClient.clear_system_cache()
-    store = PaperStore(open_client(settings), settings.store.collection, embedder.model_name,
+    store = PaperStore(open_client(settings.store), settings.store.collection, embedder.model_name,
                        embedder_dimension(embedder))
-    report = check_store(settings, embedder)
+    report = check_store(settings.store, embedder)
     bm25 = load_bm25(store, settings.store.dir / "bm25", 10)  # as a user asking right after the crash would
     state = {"papers": store.paper_count(), "chunks": store.chunk_count(), "report": report,
              "bm25_ids": sorted(node["node_id"] for node in bm25.corpus) if bm25 else [],
@@ -116,7 +116,7 @@ def test_sigkilled_ingest_reruns_to_the_exact_store(tmp_path):
     assert len(expected) == N_PAPERS
     store_dir = tmp_path / "store"
     settings = Settings(store={"dir": store_dir, "bundled_corpus": False})
-    embedder = build_embedder(settings)
+    embedder = build_embedder(settings.embedding)
 
     survived, log, corpus, stored = 0, [], v1, 0
     for k in range(KILLS):
@@ -176,7 +176,7 @@ def test_interrupted_at_each_write_step_then_rerun_is_exact(step, tmp_path, monk
     monkeypatch.setattr(ingest, "INGEST_BATCH", 3)
     settings = Settings(store={"dir": tmp_path / "store", "bundled_corpus": False})
     embedder = HashEmbedding()
-    store = PaperStore(open_client(settings), "papers", embedder.model_name, 64)
+    store = PaperStore(open_client(settings.store), "papers", embedder.model_name, 64)
     records = [json.loads(line) for line in write_corpus(tmp_path / "all.jsonl").read_text().splitlines()[:16]]
     v1 = [{**r, "id": f"paper-{i}"} for i, r in enumerate(records[:10])]
     v2 = [{**r, "id": f"paper-{i}"} for i, r in enumerate(records)]
@@ -199,12 +199,12 @@ def test_interrupted_at_each_write_step_then_rerun_is_exact(step, tmp_path, monk
     with pytest.raises(Killed):
         ingest_files([tmp_path / "v2.jsonl"], store, embedder)
     monkeypatch.setattr(PaperStore, step, original)
-    after_crash = check_store(settings, embedder)
+    after_crash = check_store(settings.store, embedder)
     assert not [f for f in after_crash.findings if f.problem and f.check == "chunks"], after_crash.findings
 
     report = ingest_files([tmp_path / "v2.jsonl"], store, embedder)
     assert report.added + report.updated + report.unchanged == 16
-    health = check_store(settings, embedder)
+    health = check_store(settings.store, embedder)
     assert health.ok and health.papers == 16, health.findings
     stored = {p.paper_id: p.abstract for p, _ in store.iter_papers()}
     assert stored == {f"paper-{i}": r["abstract"] for i, r in enumerate(v2)}

@@ -67,7 +67,7 @@ def corpus_chat(tmp_path_factory):
 def ingest(chat: PaperChat, path: Path, data: bytes):
     path.write_bytes(data)
     report = chat.ingest([path])
-    health = check_store(chat.settings, chat.embedder)
+    health = check_store(chat.settings.store, chat.embedder)
     assert health.ok, [f.message for f in health.findings]  # never half-written
     return report
 
@@ -397,7 +397,7 @@ def hash_store(tmp_path):
     """A store built with HashEmbedding, i.e. not the configured MiniLM."""
     chat = PaperChat(store_dir=tmp_path / "store", store_bundled_corpus=False)
     embedder = HashEmbedding()
-    store = PaperStore(open_client(chat.settings), chat.settings.store.collection, embedder.model_name, 64)
+    store = PaperStore(open_client(chat.settings.store), chat.settings.store.collection, embedder.model_name, 64)
     ingest_files([small_corpus(tmp_path / "five.jsonl")], store, embedder)
     return chat.settings, store, embedder
 
@@ -408,20 +408,20 @@ def problems(report) -> dict[str, str]:
 
 def test_doctor_finds_orphans_missing_and_partial_chunks_and_reindex_repairs(hash_store):
     settings, store, embedder = hash_store
-    report = check_store(settings, embedder)
+    report = check_store(settings.store, embedder)
     assert report.ok and (report.papers, report.chunks) == (5, 10), report.findings
     store.chunks.upsert(ids=["ghost:0"], documents=["left by a killed run"], embeddings=[embedder._vec("x")],
                         metadatas=[{"paper_id": "ghost", "sentence": 0}])
     store.chunks.delete(ids=["paper-1:1"])
     store.chunks.delete(where={"paper_id": "paper-2"})
-    report = check_store(settings, embedder)
+    report = check_store(settings.store, embedder)
     assert not report.ok and "1 chunk(s) belong to no registered paper: ghost:0" in problems(report)["orphans"]
     messages = " ".join(f.message for f in report.findings if f.problem)
     assert "1 registered paper(s) have no chunks: paper-2" in messages
     assert "paper-1 (1 chunks, 2 sentences)" in messages
 
-    reindex_store(settings, embedder)
-    report = check_store(settings, embedder)
+    reindex_store(settings.store, embedder)
+    report = check_store(settings.store, embedder)
     assert report.ok and (report.papers, report.chunks) == (5, 10), report.findings
 
 
@@ -458,18 +458,18 @@ def test_reindex_killed_part_way_resumes_without_losing_papers(hash_store, monke
 
     monkeypatch.setattr(doctor, "ingest_papers", crash)
     with pytest.raises(KeyboardInterrupt):
-        reindex_store(settings, embedder)
+        reindex_store(settings.store, embedder)
     assert (settings.store.dir / "papers-reindex.jsonl").exists()  # the registry copy survives
     monkeypatch.undo()
-    report = reindex_store(settings, embedder)
+    report = reindex_store(settings.store, embedder)
     assert report.added == 5 and not (settings.store.dir / "papers-reindex.jsonl").exists()
-    assert check_store(settings, embedder).ok
+    assert check_store(settings.store, embedder).ok
 
 
 def test_doctor_checks_bm25_against_chroma(corpus_chat, tmp_path):
     ingest(corpus_chat, tmp_path / "one.jsonl", json.dumps({"abstract": abstract(19)}).encode())
     corpus_chat._reload()
     corpus_chat.retriever  # builds and saves BM25 for the current store state
-    report = check_store(corpus_chat.settings, corpus_chat.embedder)
+    report = check_store(corpus_chat.settings.store, corpus_chat.embedder)
     bm25 = [f for f in report.findings if f.check == "bm25"]
     assert report.ok and bm25 and "agrees with Chroma" in bm25[0].message, report.findings

@@ -17,10 +17,10 @@ import gradio as gr
 from rag.types import Answer
 from store.errors import PaperChatError
 from ui import render
-from ui.render import cited_papers
 from ui.frames import CITED, LIT, map_colours, map_frame, papers_frame, shown_papers
-from ui.themes_tab import build_themes_tab
 from ui.prefs import ANY_YEAR, BACKEND_LABELS, TOP_K_RANGE, SessionPrefs, validate_prefs
+from ui.render import cited_papers
+from ui.themes_tab import build_themes_tab
 from ui.uploads import ALLOWED_SUFFIXES, UploadRejected, stage_upload
 
 log = logging.getLogger(__name__)

@@ -200,7 +200,7 @@ def doctor(ctx: click.Context, as_json: bool):
     from store.doctor import check_store
 
     chat = _chat(ctx)
-    report = check_store(chat.settings, chat.embedder)
+    report = check_store(chat.settings.store, chat.embedder)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2))
     else:
@@ -217,7 +217,7 @@ def reindex(ctx: click.Context):
     from store.doctor import reindex_store
 
     chat = _chat(ctx)
-    report = reindex_store(chat.settings, chat.embedder,
+    report = reindex_store(chat.settings.store, chat.embedder,
                            progress=lambda done, total, message: click.echo(message, err=True))
     click.echo(f"reindexed: {report.summary()}")
 
