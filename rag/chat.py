@@ -13,6 +13,7 @@ import numpy as np
 
 from rag.catalog import PaperCatalog
 from rag.extractive import extractive_answer
+from rag.followup import History
 from rag.generate import build_llm
 from rag.retrieve import HybridRetriever, PaperFilters, PaperHit
 from rag.settings import Settings
@@ -27,7 +28,6 @@ from store.paper import Paper
 from store.settings import BUNDLED_CORPUS_DIR
 
 log = logging.getLogger(__name__)
-History = Sequence[tuple[str, str]]
 # A question asked of a paper it names is matched to that paper's sentences without the name when at least this many
 # words of its own are left.
 MIN_ASKED_TERMS = 2
@@ -355,6 +355,30 @@ class PaperChat:
         twin.settings = build_settings(self.settings, **{f"llm_{key}": value for key, value in llm.items()})
         twin.__dict__.pop("llm", None)
         return twin
+
+    def compare(self, paper_ids: Sequence[str], question: str = "", k: int | None = None) -> Answer:
+        """A cited comparison of the papers with these ids (two to five): a synthesis, then a table of aspects."""
+        from rag.engine import PaperChatEngine
+
+        unknown = [pid for pid in paper_ids if pid not in self.catalog.papers]
+        if unknown or not 2 <= len(paper_ids) <= 5:
+            raise ValueError(f"compare takes 2 to 5 loaded paper ids; unknown: {', '.join(unknown) or 'none'}")
+        names = [self.catalog.papers[pid].name for pid in paper_ids]
+        question = question or f"Compare {', '.join(names[:-1])} and {names[-1]}: how do they differ?"
+        *_, answer = PaperChatEngine.from_settings(self).stream_comparison(paper_ids, question, k)
+        return answer
+
+    def as_retriever(self, k: int | None = None):
+        """A LlamaIndex retriever: one node per paper, best first, its metadata the paper's record."""
+        from rag.retrieve import PaperRetriever
+
+        return PaperRetriever(self.retriever, k or self.settings.retrieval.top_k)
+
+    def as_postprocessor(self):
+        """A LlamaIndex node postprocessor keeping the retrieved papers that answer the query (the offline judge)."""
+        from rag.postprocess import JudgePostprocessor
+
+        return JudgePostprocessor(chat=self)
 
     def as_query_engine(self, k: int | None = None):
         """A LlamaIndex query engine over this PaperChat; source_nodes carry paper metadata."""

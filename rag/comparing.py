@@ -98,12 +98,12 @@ class ComparisonWriter:
             if in_group and not answer.refused:
                 answer.lead_with(f"Only one loaded paper is about “{intent.group}”.")
             return answer
-        answer = yield from self._compare_papers(question, ids, k, filters, intent.details)
+        answer = yield from self.write(question, ids, k, filters, intent.details)
         if in_group > len(ids):
             answer.lead_with(f"The {len(ids)} papers most about “{intent.group}” of the {in_group} found are compared.")
         return answer
 
-    def _compare_papers(self, question: str, ids: list[str], k: int | None, filters: PaperFilters | None,
+    def write(self, question: str, ids: list[str], k: int | None, filters: PaperFilters | None,
                         details: Sequence[DetailAsk] = ()) -> Iterator[str]:
         hits = self.find.hits(question, k, filters, ids)
         papers = [self.chat.catalog.papers[pid] for pid in ids]

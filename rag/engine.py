@@ -15,6 +15,7 @@ from rag.collection import theme_papers
 from rag.comparing import ComparisonWriter
 from rag.extractive import collection_answer, refusal
 from rag.find import PaperFinder
+from rag.followup import History
 from rag.intent import Intent, QuestionKind
 from rag.judge import PaperJudge
 from rag.list_answer import WHICH_MAX_PAPERS
@@ -23,8 +24,6 @@ from rag.lookup import LookupWriter
 from rag.plan import LLMPlanner, OfflinePlanner, QuestionPlan
 from rag.retrieve import PaperFilters
 from rag.types import Answer
-
-History = Sequence[tuple[str, str]]
 
 
 class PaperChatEngine:
@@ -51,7 +50,18 @@ class PaperChatEngine:
         answer = yield from self.answer(plan, k)
         if plan.rewritten:
             answer.rewritten = plan.question
-        if answer.backend == "extractive" or answer.notice or answer.refused:  # else streamed as written
+        yield from self.finished(answer)
+
+    def stream_comparison(self, paper_ids: Sequence[str], question: str, k: int | None = None
+                          ) -> Iterator[str | Answer]:
+        """A comparison of the papers with these ids, written for ``question``, however it is worded."""
+        answer = yield from self.comparisons.write(question, list(paper_ids), k, None)
+        yield from self.finished(answer)
+
+    @staticmethod
+    def finished(answer: Answer) -> Iterator[str | Answer]:
+        """The answer's text (unless the LLM streamed it as it wrote), then the answer."""
+        if answer.backend == "extractive" or answer.notice or answer.refused:
             yield answer.text
         yield answer
 

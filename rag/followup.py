@@ -11,9 +11,10 @@ from rag.extractive import REFUSAL_LEAD
 from rag.intent import WHICH_QUESTION
 from rag.sides import COMPARE_CUE
 from rag.terms import content_words, mentions_term, stems
+from rag.types import Answer
 from store.paper import Paper
 
-History = Sequence[tuple[str, str]]
+History = Sequence[tuple[str, "str | Answer"]]  # earlier turns: the Answer objects, or their text
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 # The noun a reference to one paper may use: "the second one", "this method", "the other benchmark".
@@ -89,6 +90,11 @@ class Resolution:
         return bool(self.papers)
 
 
+def turn_text(answer: str | Answer) -> str:
+    """An earlier turn's answer as text: history may hold the ``Answer`` objects themselves or their text."""
+    return answer.text if isinstance(answer, Answer) else answer
+
+
 def papers_in_focus(history: History, catalog: PaperCatalog,
                     find: Callable[[str], list[Paper]] | None = None) -> tuple[list[Paper], bool]:
     """Papers of the latest turn that had any, in order of first appearance in its answer, and whether that
@@ -109,7 +115,7 @@ def papers_in_focus(history: History, catalog: PaperCatalog,
                 return earlier.papers, False
     if find is not None:
         question, answer = history[-1]
-        return find(f"{question} {answer}")[:1], False
+        return find(f"{question} {turn_text(answer)}")[:1], False
     return [], False
 
 
@@ -142,11 +148,15 @@ def _without_tools(part: str, catalog: PaperCatalog) -> str:
     return part
 
 
-def _turn_papers(question: str, answer: str, catalog: PaperCatalog,
+def _turn_papers(question: str, answer: str | Answer, catalog: PaperCatalog,
                  find: Callable[[str], list[Paper]] | None = None) -> tuple[list[Paper], bool]:
     """The papers of one turn, in order of first appearance in its answer, and whether the answer listed several;
-    none for a refusal (the closest papers it names are not what the conversation is about). With ``find``, an
-    answer naming no paper but describing several one after another (a hand-written history) lists those found."""
+    none for a refusal (the closest papers it names are not what the conversation is about). An earlier ``Answer``
+    gives its cited papers; a text is read for the papers it names. With ``find``, an answer naming no paper but
+    describing several one after another (a hand-written history) lists those found."""
+    if isinstance(answer, Answer):
+        cited = [] if answer.refused else list({c.paper.paper_id: c.paper for c in answer.citations}.values())
+        return cited, answer.kind in ("which", "comparison") or len(cited) > 1
     if answer.lstrip().startswith(REFUSAL_LEAD):
         return [], False
     in_answer = _papers_in_text(_without_tools(answer, catalog), catalog)
@@ -169,9 +179,9 @@ def _papers_of_turn(question: str, answer: str, catalog: PaperCatalog,
     """The papers of one turn; with ``find``, for a hand-written turn naming none, the paper found for its text (not
     for a follow-up turn: "how many models does the first one test? 16 multimodal LLMs." describes no paper)."""
     papers, _ = _turn_papers(question, answer, catalog, find)
-    if (not papers and find is not None and not answer.lstrip().startswith(REFUSAL_LEAD)
+    if (not papers and find is not None and not turn_text(answer).lstrip().startswith(REFUSAL_LEAD)
             and not _refers_back(question)):
-        papers = find(f"{question} {answer}")[:1]
+        papers = find(f"{question} {turn_text(answer)}")[:1]
     return papers
 
 
@@ -381,6 +391,6 @@ def condense_with_llm(llm, settings, question: str, history: History, focus: lis
     from rag.generate import one_line_reply
 
     template = load_prompt("condense", settings.llm.prompts_dir)
-    turns = "\n".join(f"User: {q}\nAssistant: {a[:1200]}" for q, a in history[-3:])
+    turns = "\n".join(f"User: {q}\nAssistant: {turn_text(a)[:1200]}" for q, a in history[-3:])
     prompt = template.format(history=turns, papers="; ".join(p.name for p in focus), question=question)
     return one_line_reply(llm, prompt, "rewrite")

@@ -275,14 +275,14 @@ class PaperJudge:
         # a list's one best paper (no set clearing its cut-off) keeps the stricter floor: it asks for a kind of paper
         large = self.chat.term_stats.n >= GAP_MIN_PAPERS and intent.kind is not QuestionKind.WHICH
         chosen, gap = self.answerable(scored, clear_min=LARGE_CORPUS_CLEAR_MIN if large else CLEAR_MIN), ""
-        lead = self.lead(scored)
-        if lead < DECISIVE_MARGIN or len(question_terms(question)) < LONG_QUESTION:
+        lead, gates = self.lead(scored), self.chat.settings.retrieval.gates
+        if "gaps" in gates and (lead < DECISIVE_MARGIN or len(question_terms(question)) < LONG_QUESTION):
             chosen, gap = self.without_gaps(question, chosen, lambda h: h.paper, half_will_do=lead >= CLEAR_MARGIN)
-        if lead < DECISIVE_MARGIN and chosen:
+        if "facets" in gates and lead < DECISIVE_MARGIN and chosen:
             chosen, gap = self.with_every_facet(question, chosen, intent.details)
-        if chosen:
+        if "data" in gates and chosen:
             chosen, gap = self.on_asked_data(question, chosen, lambda h: h.paper)
-        if chosen:
+        if "versions" in gates and chosen:
             chosen, gap = self.of_the_asked_versions(question, chosen)
         return chosen, hits, gap
 

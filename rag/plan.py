@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 
 from rag.asked import asked_years
 from rag.find import RESCORE_POOL
 from rag.followup import (
+    History,
     Resolution,
     condense_with_llm,
     papers_in_focus,
@@ -26,7 +27,6 @@ from store.errors import LLMUnavailable
 from store.paper import Paper
 
 log = logging.getLogger(__name__)
-History = Sequence[tuple[str, str]]
 # A follow-up this short is asked of the paper in focus ("ablation contributions?"), unless it asks for other papers
 # or has a word that is neither that paper's nor one of ASPECT_WORDS: "video benchmarks?" or "what about speech
 # recognition for low-resource languages?" after PatchKV is a new topic.

@@ -176,7 +176,9 @@ class PaperRetriever(BaseRetriever):
         self._hybrid, self._k = hybrid, k
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
-        return [
-            NodeWithScore(node=paper_node(h.paper), score=h.paper.score)
-            for h in self._hybrid.retrieve(query_bundle.query_str, self._k)
-        ]
+        nodes = []
+        for hit in self._hybrid.retrieve(query_bundle.query_str, self._k):
+            node = paper_node(hit.paper)
+            node.metadata["relevance"] = hit.relevance  # the judge's starting point (rag.postprocess)
+            nodes.append(NodeWithScore(node=node, score=hit.paper.score))
+        return nodes

@@ -87,21 +87,20 @@ def example_questions(chat: Any) -> list[str]:
             "Which papers propose a new benchmark?"]
 
 
-def picker_choices(papers: list) -> list[str]:
-    """Dropdown values for the comparison picker: names, with the source added where a name repeats."""
+def picker_labels(papers: list) -> dict[str, str]:
+    """The comparison picker's values, each to its paper's id: names, with the source added where a name repeats."""
     counts: dict[str, int] = {}
     for p in papers:
         counts[p.name] = counts.get(p.name, 0) + 1
-    return [p.name if counts[p.name] == 1 else f"{p.name} ({p.key})" for p in papers]
+    return {p.name if counts[p.name] == 1 else f"{p.name} ({p.key})": p.paper_id for p in papers}
+
+
+def picker_choices(papers: list) -> list[str]:
+    return list(picker_labels(papers))
 
 
 def year_choices(papers: list) -> list[str]:
     return [ANY_YEAR] + [str(y) for y in sorted({p.year for p in papers if p.year})]
-
-
-def comparison_question(names: list[str]) -> str:
-    joined = ", ".join(names[:-1]) + f" and {names[-1]}"
-    return f"Compare {joined}: how do they differ in problem, approach and results?"
 
 
 def build_app(chat: Any) -> gr.Blocks:
@@ -187,10 +186,11 @@ def build_app(chat: Any) -> gr.Blocks:
     # ---- comparison ----
     @readable_errors
     def compare(selected: list[str], prefs: SessionPrefs):
-        names = [s.rsplit(" (", 1)[0] if s.endswith(")") and "#" in s else s for s in (selected or [])]
-        if len(names) < 2:
+        labels = picker_labels(chat.papers())
+        ids = [labels[s] for s in (selected or []) if s in labels][:3]
+        if len(ids) < 2:
             raise shown_error("Pick two or three papers to compare.")
-        answer = prefs.chat_for(chat).ask(comparison_question(names[:3]), k=max(prefs.top_k, len(names)))
+        answer = prefs.chat_for(chat).compare(ids, k=max(prefs.top_k, len(ids)))
         text = render.answer_markdown(answer, prefix="cmp-source")
         table = getattr(answer, "table", None)
         if table and "|" not in answer.text:
