@@ -1,11 +1,12 @@
 """Held-out questions about randomly drawn papers, scored on both backends.
 
-    python bench/heldout_eval.py STORE_DIR [--questions bench/random_paper_questions.jsonl] [--split dev|test|all]
+    python bench/heldout_eval.py STORE_DIR [--questions bench/random_paper_questions.jsonl] [--split train|dev|test|all]
 
 With --titles N, N random papers of the shared corpus are asked for by their own title instead. The questions
-(bench/random_paper_questions.jsonl) were written by a helper who saw 100 randomly drawn abstracts of
-the shared NeurIPS corpus, one at a time, and neither the code nor bench/questions.jsonl: a lookup in everyday words
-for each, a detail question for 30, and 20 off-corpus questions. Gold is the paper's place in the shared corpus
+(bench/random_paper_questions.jsonl) were written by helpers who saw randomly drawn abstracts of the shared NeurIPS
+corpus, one at a time, and neither the code nor bench/questions.jsonl: a lookup in everyday words for each of 300
+papers, a detail question for about a third, and 40 off-corpus questions (h001-h150 in one batch of 100 papers, split
+dev/test; h151-h438 in two batches of 100 more, split train/dev/test by paper). Gold is the paper's place in the shared corpus
 (``neurips-abstracts.jsonl#N``), so STORE_DIR must hold that corpus (bench/run_eval.sh builds one). Tune on dev; score
 test once per finished change.
 
@@ -63,7 +64,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("store", type=Path)
     parser.add_argument("--questions", type=Path, default=REPO / "bench" / "random_paper_questions.jsonl")
-    parser.add_argument("--split", default="dev", choices=["dev", "test", "all"])
+    parser.add_argument("--split", default="dev", choices=["train", "dev", "test", "all"])
     parser.add_argument("--failures", action="store_true", help="List the questions each backend got wrong.")
     parser.add_argument("--titles", type=int, default=0, help="Ask for this many random papers by title instead.")
     args = parser.parse_args()
