@@ -120,7 +120,7 @@ class PaperChat:
         return HybridRetriever(self.store, self.embedder, self.catalog, bm25, self.settings.retrieval.candidates)
 
     def _reload(self) -> None:
-        for name in ("catalog", "retriever", "term_stats", "glossary", "themes"):
+        for name in ("catalog", "retriever", "term_stats", "glossary", "themes", "kept_themes"):
             self.__dict__.pop(name, None)
 
     # ---- public API ----
@@ -292,17 +292,16 @@ class PaperChat:
     def ready_themes(self):
         """The themes when they cost nothing more: computed in this process or kept by an earlier one; else None.
         Answers to questions about papers use them only then: a first computation takes ~25 s at 8k papers."""
-        from rag import snapshot
-        from rag import themes as themes_code
+        return self.__dict__.get("themes") or self.kept_themes
+
+    @cached_property
+    def kept_themes(self):
+        """The themes an earlier process kept for this store generation, looked for once (None when there are none)."""
+        from rag import snapshot, themes as themes_code
         from store import chroma, paper
 
-        if "themes" not in self.__dict__:
-            kept = snapshot.load("themes", self.store, self.settings.store.dir / snapshot.SNAPSHOT_DIR,
-                                 (themes_code, chroma, paper))
-            if kept is None:
-                return None
-            self.__dict__["themes"] = kept
-        return self.themes
+        return snapshot.load("themes", self.store, self.settings.store.dir / snapshot.SNAPSHOT_DIR,
+                             (themes_code, chroma, paper))
 
     @cached_property
     def themes(self):
