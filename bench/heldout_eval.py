@@ -83,7 +83,7 @@ def main() -> None:
 
     # ---- offline ----
     start = time.perf_counter()
-    recall5 = cited = refused = 0
+    recall5 = cited = refused = hedged = 0
     wrong: list[str] = []
     for row in answerable:
         gold = gold_of(row).paper_id
@@ -92,16 +92,21 @@ def main() -> None:
         recall5 += gold in top
         cited += any(c.paper.paper_id == gold for c in answer.citations)
         refused += answer.refused
+        hedged += answer.hedged
         if not any(c.paper.paper_id == gold for c in answer.citations):
             wrong.append(f"  offline {row['id']} {row['kind']} refused={answer.refused}: {row['question']}")
-    answered_off = sum(not chat.ask(r["question"]).refused for r in offtopic)
-    offtopic_line = f"  off-corpus answered {answered_off}/{len(offtopic)}" if offtopic else ""
+    off_answers = [chat.ask(r["question"]) for r in offtopic]
+    answered_off = sum(not a.refused and not a.hedged for a in off_answers)
+    hedged_off = sum(a.hedged for a in off_answers)
+    offtopic_line = (f"  off-corpus answered {answered_off}/{len(offtopic)} (hedged {hedged_off})"
+                     if offtopic else "")
     seconds = time.perf_counter() - start
     n = len(answerable)
     name = f"{args.titles} random titles" if args.titles else f"{args.questions.name} [{args.split}]"
     print(f"{name} on {len(chat.catalog):,} papers: {n} answerable, "
           f"{len(offtopic)} off-corpus")
     print(f"offline: recall@5 {recall5 / n:.3f}  gold cited {cited / n:.3f}  refused {refused / n:.3f}"
+          f"  hedged {hedged / n:.3f}"
           f"{offtopic_line}  ({seconds / len(rows):.2f} s/question)")
 
     # ---- LLM backend, scripted server ----

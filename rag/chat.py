@@ -297,7 +297,8 @@ class PaperChat:
     @cached_property
     def kept_themes(self):
         """The themes an earlier process kept for this store generation, looked for once (None when there are none)."""
-        from rag import snapshot, themes as themes_code
+        from rag import snapshot
+        from rag import themes as themes_code
         from store import chroma, paper
 
         return snapshot.load("themes", self.store, self.settings.store.dir / snapshot.SNAPSHOT_DIR,

@@ -100,5 +100,4 @@ class PaperChatEngine:
                filters: PaperFilters | None) -> Generator[str, None, Answer]:
         """One paper (or a few): retrieve the candidates, judge which answer, write the answer from those."""
         found = self.find.for_lookup(question, pinned, k, filters)
-        chosen, hits, gap = self.judge.choose(question, intent, found)
-        return (yield from self.lookups.write(question, intent, chosen, hits, gap))
+        return (yield from self.lookups.write(question, intent, self.judge.choose(question, intent, found)))

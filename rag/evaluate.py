@@ -122,11 +122,15 @@ class EvalReport:
                                     for r in with_gold if r.scored_refusal)
         offtopic = [r for r in rs if r.question.refuse and r.scored_refusal]
         ontopic = [r for r in rs if not r.question.refuse]
-        out["refusal accuracy"] = _mean(float(r.refused) for r in offtopic)
+        # an off-topic question is declined by a refusal or by a hedge (the closest paper, said to be only that)
+        out["refusal accuracy"] = _mean(float(r.refused or "hedged" in r.answer_kind.split()) for r in offtopic)
         out["false refusals"] = _mean(float(r.refused) for r in ontopic)
+        out["hedged (off-topic)"] = _mean(float("hedged" in r.answer_kind.split()) for r in offtopic)
+        out["hedged (on-topic)"] = _mean(float("hedged" in r.answer_kind.split()) for r in ontopic)
         stated = [r for r in ontopic if r.question.not_stated]
-        out["not-stated accuracy"] = _mean(float(r.answer_kind == "not_stated") for r in stated)
-        out["false not-stated"] = _mean(float(r.answer_kind == "not_stated") for r in ontopic if not r.question.not_stated)
+        out["not-stated accuracy"] = _mean(float(r.answer_kind.startswith("not_stated")) for r in stated)
+        out["false not-stated"] = _mean(float(r.answer_kind.startswith("not_stated")) for r in ontopic
+                                       if not r.question.not_stated)
         out["seconds/question"] = _mean(r.seconds for r in rs)
         return out
 
@@ -225,7 +229,8 @@ def evaluate(chat, questions: list[EvalQuestion], progress: ProgressFn | None = 
     def ask(q: EvalQuestion) -> tuple[list[str], list[str], bool, str]:
         answer = chat.ask(q.question, history=list(q.history))
         cited = list(dict.fromkeys(c.paper.key for c in answer.citations))
-        return list(dict.fromkeys(cited + [p.key for p in answer.papers])), cited, answer.refused, answer.kind
+        kind = f"{answer.kind} hedged" if answer.hedged else answer.kind  # hedged: the closest paper, said to be so
+        return list(dict.fromkeys(cited + [p.key for p in answer.papers])), cited, answer.refused, kind
 
     return _score_each(chat, questions, ask, progress)
 

@@ -5,11 +5,14 @@ through (a rare word of the question no candidate uses, a facet, a kind of data,
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import numpy as np
 
+from rag.answerable import AnswerableModel, answerable_model
 from rag.details import DetailAsk
 from rag.find import RESCORE_POOL, Candidates, model_names
 from rag.intent import Intent, QuestionKind
@@ -90,6 +93,45 @@ LARGE_CORPUS_CLEAR_MIN = 1.05
 # One leading by CLEAR_MARGIN answers when it uses, or has a near-synonym for, half of the rare words: in "tissue
 # slides at several zoom levels" PathView-Bench has "organs" for "tissue" but nothing for "zoom" ("fields of view").
 DECISIVE_MARGIN = 0.25
+
+
+@dataclass
+class Verdict:
+    """The judge's decision on a lookup: the papers that answer it (none: refuse), every candidate best first, why
+    none answers, the signals the decision read, the calibrated probability that the best paper answers, and whether
+    the answer is hedged (the closest paper, said to be only that)."""
+
+    chosen: list[PaperHit]
+    hits: list[PaperHit]
+    gap: str = ""
+    signals: dict[str, float] = field(default_factory=dict)
+    probability: float | None = None
+    hedged: bool = False
+
+    def decide(self, model: AnswerableModel | None, best: PaperHit) -> None:
+        """By the model's probability: the papers the gates chose are given as an answer, or hedged when it is below
+        ``answer_min``; when the gates chose none, the closest paper is given hedged from ``hedge_min``, else it is a
+        refusal. Without a fitted model the gates' decision stands."""
+        if model is None:
+            return
+        self.probability = model.probability(self.signals)
+        if self.chosen:
+            self.hedged = self.probability < model.answer_min
+            self.chosen = self.chosen[:1] if self.hedged else self.chosen
+        elif self.probability >= model.hedge_min:
+            self.chosen, self.hedged = [best], True
+
+
+def signals(question: str, scored: list[tuple[float, PaperHit]], refused_by: str, papers: int) -> dict[str, float]:
+    """What the calibrated decision reads: the best candidate's score, its lead, its best sentence, the gate that
+    refused it (if any), the question's length and the corpus size."""
+    top = scored[0][0] if scored else 0.0
+    second = scored[1][0] if len(scored) > 1 else 0.0
+    return {
+        "score": top, "margin": top - second, "relevance": scored[0][1].relevance if scored else 0.0,
+        **{f"refused_by_{gate}": float(refused_by == gate) for gate in ("score", "gaps", "facets", "data", "versions")},
+        "terms": min(len(question_terms(question)), 20) / 10, "log_papers": math.log10(max(papers, 1)),
+    }
 
 class PaperJudge:
     """Scores candidate papers against a question and keeps those that answer it, saying why when none does."""
@@ -258,33 +300,38 @@ class PaperJudge:
         return [], f"The papers nearest to it write of {written}, not {asked}."
 
 
-    def choose(self, question: str, intent: Intent, found: Candidates) -> tuple[list[PaperHit], list[PaperHit], str]:
-        """The papers that answer a lookup, best first (none: refuse), every candidate reordered by the judge's
-        score, and, when none answers, why in one sentence. Papers the question names answer it; otherwise the
-        rescored candidates pass each gate in turn: the score and its lead (``answerable``), the topic's rare words
-        (``without_gaps``), its facets, its kind of data, the versions it names."""
+    def choose(self, question: str, intent: Intent, found: Candidates) -> Verdict:
+        """Which papers answer a lookup. Papers the question names answer it. Otherwise the rescored candidates pass
+        each gate in turn (the score and its lead, the topic's rare words, its facets, its kind of data, the versions
+        it names), and the calibrated model (rag.answerable), reading the score and the gates' verdicts, decides
+        between an answer, a hedged answer from the closest paper, and a refusal."""
         hits = found.hits
         if found.pinned:
             chosen = [h for h in hits if h.named][:MAX_NAMED]
             if found.by_term and len(chosen) > 1:  # "the fog-removal one fusing NIR with ...": of the papers writing
                 scored = self.rescore(self.chat.glossary.for_search(question), chosen)  # "NIR", those the rest fits
                 chosen = [h for score, h in scored if score >= scored[0][0] - DECISIVE_MARGIN]
-            return chosen, hits, ""
+            return Verdict(chosen, hits)
         scored = self.rescore(found.query, hits)
         hits = [h for _, h in scored] + hits[len(scored):]  # a refusal names the closest by this score
         # a list's one best paper (no set clearing its cut-off) keeps the stricter floor: it asks for a kind of paper
         large = self.chat.term_stats.n >= GAP_MIN_PAPERS and intent.kind is not QuestionKind.WHICH
         chosen, gap = self.answerable(scored, clear_min=LARGE_CORPUS_CLEAR_MIN if large else CLEAR_MIN), ""
+        refused_by = "" if chosen else "score"
         lead, gates = self.lead(scored), self.chat.settings.retrieval.gates
         if "gaps" in gates and (lead < DECISIVE_MARGIN or len(question_terms(question)) < LONG_QUESTION):
             chosen, gap = self.without_gaps(question, chosen, lambda h: h.paper, half_will_do=lead >= CLEAR_MARGIN)
-        if "facets" in gates and lead < DECISIVE_MARGIN and chosen:
-            chosen, gap = self.with_every_facet(question, chosen, intent.details)
-        if "data" in gates and chosen:
-            chosen, gap = self.on_asked_data(question, chosen, lambda h: h.paper)
-        if "versions" in gates and chosen:
-            chosen, gap = self.of_the_asked_versions(question, chosen)
-        return chosen, hits, gap
+            refused_by = refused_by or ("" if chosen else "gaps")
+        for gate, check in (("facets", lambda c: self.with_every_facet(question, c, intent.details)),
+                            ("data", lambda c: self.on_asked_data(question, c, lambda h: h.paper)),
+                            ("versions", lambda c: self.of_the_asked_versions(question, c))):
+            if gate in gates and chosen and (gate != "facets" or lead < DECISIVE_MARGIN):
+                chosen, gap = check(chosen)
+                refused_by = refused_by or ("" if chosen else gate)
+        verdict = Verdict(chosen, hits, gap, signals(question, scored, refused_by, self.chat.term_stats.n))
+        if self.chat.settings.retrieval.calibrated and scored:
+            verdict.decide(answerable_model(), scored[0][1])
+        return verdict
 
 
 def _nearest(sentences: list[tuple[str, list[float]]], similarity: np.ndarray | None, count: int | None) -> list[str]:

@@ -16,7 +16,7 @@ from rag.details import DetailAsk
 from rag.extractive import rank_sentences, refusal, states_amount
 from rag.find import PaperFinder, model_names
 from rag.intent import Intent
-from rag.judge import PaperJudge
+from rag.judge import PaperJudge, Verdict
 from rag.llm_write import sources_for, write_with_llm
 from rag.retrieve import PaperHit
 from rag.sides import COMPARE_CUE
@@ -68,8 +68,19 @@ class LookupWriter:
     def judge(self) -> "PaperJudge":
         return PaperJudge(self.chat)
 
-    def write(self, question: str, intent: Intent, chosen: list[PaperHit], hits: list[PaperHit],
-              gap: str = "") -> Generator[str, None, Answer]:
+    def write(self, question: str, intent: Intent, verdict: Verdict) -> Generator[str, None, Answer]:
+        """The answer to the judge's verdict; a hedged one leads with what it is: the closest paper, not a match.
+        With an LLM, the LLM reads the closest papers of a hedged verdict itself and says whether any answers."""
+        hedged = verdict.hedged and not self.chat.has_llm
+        chosen = [] if verdict.hedged and self.chat.has_llm else verdict.chosen
+        answer = yield from self.write_from(question, intent, chosen, verdict.hits, verdict.gap)
+        answer.probability = verdict.probability
+        if hedged and not answer.refused:
+            answer.hedge(chosen[0].paper)
+        return answer
+
+    def write_from(self, question: str, intent: Intent, chosen: list[PaperHit], hits: list[PaperHit],
+                   gap: str = "") -> Generator[str, None, Answer]:
         """The answer from the papers the judge chose (a refusal stating ``gap`` when it chose none): the sentences
         answering the question quoted and cited, a detail the abstract lacks declared not stated, or, with an LLM,
         the LLM's answer from the candidates (it, not the offline judge, decides which answer)."""

@@ -39,10 +39,12 @@ class JudgePostprocessor(BaseNodePostprocessor):
                 for pid, n in by_id.items()]
         judge = PaperJudge(self.chat)
         found = Candidates(hits, self.chat.glossary.for_search(question))
-        chosen, _, self.last_reason = judge.choose(question, classify(question, self.chat.catalog), found)
+        verdict = judge.choose(question, classify(question, self.chat.catalog), found)
+        self.last_reason = verdict.gap
         kept = []
-        for hit in chosen:
+        for hit in verdict.chosen:
             node = by_id[hit.paper.paper_id]
             node.node.metadata["judge_score"] = hit.relevance
+            node.node.metadata["judge_hedged"] = verdict.hedged  # the closest paper, not a match
             kept.append(node)
         return kept

@@ -25,6 +25,8 @@ class RetrievalSettings(BaseModel):
         description="Offline checks a lookup's best papers must pass (rag/judge.py): the question's rare words, its "
                     "facets, its kind of data, the versions it names. Calibrated on the bundled MiniLM. With an LLM, "
                     "the LLM judges the candidates the checks would refuse.")
+    calibrated: bool = Field(True, description="Let the fitted model (rag/answerable_model.json) decide between an "
+                                               "answer, a hedged answer from the closest paper, and a refusal.")
 
 
 class LLMSettings(BaseModel):

@@ -30,6 +30,14 @@ class Answer:
     table: list[dict] = field(default_factory=list)  # comparison rows: paper, n, problem, approach, data, results
     rewritten: str = ""  # the standalone question a follow-up was rewritten to
     suggestions: list[str] = field(default_factory=list)  # questions to ask next, from the cited papers
+    hedged: bool = False  # no paper is exactly about the question: the closest one is given, and said to be that
+    probability: float | None = None  # the calibrated probability that the best paper answers (rag.answerable)
+
+    def hedge(self, closest: Paper) -> None:
+        """Mark the answer as the closest paper's, not a match, and say so first."""
+        cited = next((f" [{c.n}]" for c in self.citations if c.paper.paper_id == closest.paper_id), "")
+        self.hedged = True
+        self.lead_with(f"No loaded paper is surely about this; the closest is {closest.name}{cited}:")
 
     def lead_with(self, note: str) -> None:
         """Put a note on what the answer covers ("“FlashAttention” is not among the loaded papers ...") before it."""
@@ -39,7 +47,7 @@ class Answer:
         """JSON-ready form (the CLI's --json)."""
         return {
             "text": self.text,
-            "refused": self.refused,
+            "refused": self.refused, "hedged": self.hedged, "probability": self.probability,
             "backend": self.backend,
             "notice": self.notice,
             "kind": self.kind,

@@ -194,6 +194,9 @@ def sources_html(answer: Any, prefix: str = "source", floor: float = 0.0) -> str
              f"{len(cited) + len(others)} retrieved</span></div>"]
     if answer.refused:
         parts.append("<p class='pc-note'>None of the loaded abstracts answers this question.</p>")
+    elif getattr(answer, "hedged", False):
+        parts.append("<p class='pc-note pc-hedged'>Closest match only: no loaded abstract is exactly about this "
+                     "question.</p>")
     parts += [paper_card(paper, n, quotes.get(n, []), prefix) for n, paper in cited.items()]
     if others:
         items = "".join(
