@@ -1,4 +1,6 @@
-"""Comparison answers: a table of problem / approach / data / results per paper, plus a cited synthesis."""
+"""Comparison answers: a table of aim / method / data / findings per paper, plus a cited synthesis. The aspects fit any
+empirical abstract (an ML paper's problem and benchmarks, a cohort study's objective and patients, a survey's
+observations), and so do their cue words and prototype sentences."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from rag.terms import content_words
 from store.paper import Paper
 
 ASPECTS = ("problem", "approach", "data", "results")
-ASPECT_HEADERS = {"problem": "Problem", "approach": "Approach", "data": "Data / benchmarks", "results": "Results / claims"}
+ASPECT_HEADERS = {"problem": "Question / aim", "approach": "Method / design", "data": "Data / sample",
+                  "results": "Findings"}
 NOT_STATED = "not stated"
 # A cell longer than this many words is cut to its most telling clause.
 MAX_CELL_WORDS = 22
@@ -35,12 +38,14 @@ _CUES: dict[str, re.Pattern] = {
         r"\b(?:datasets?|benchmarks?|corpus|corpora|data|images|videos|samples|examples|annotat\w*|curated|collected"
         r"|comprises?|contains?|consisting|tasks|questions|problems|pairs|prompts|scenes|environments|simulat\w*"
         r"|real-world|suites?|testbeds?|evaluated on|tested on|experiments (?:on|across)|evaluations? (?:on|across)"
-        r"|clusters?)\b",
+        r"|clusters?|participants|patients|subjects|cohorts?|enrolled|recruited|observations?|observed|survey\w*"
+        r"|measurements?|catalogues?|catalogs?|archival|spectra|sample of)\b",
         re.I),
     "results": re.compile(
         r"\b(?:outperform\w*|achiev\w*|improv\w*|state-of-the-art|sota|results?|demonstrat\w*|show(?:s|n)?|reveal\w*"
         r"|find|finds|found|gains?|faster|speedup|reduc\w*|accuracy|prove[sn]?|establish\w*|surpass\w*|competitive"
-        r"|significantly|up to|consistently|superior|effective\w*)\b|\d+(?:\.\d+)?\s*(?:%|×|x\b)|\$?\\?times",
+        r"|significantly|up to|consistently|superior|effective\w*|associated with|correlat\w*|detect\w*|estimat\w*"
+        r"|increas\w*|decreas\w*|higher|lower|confirm\w*)\b|\d+(?:\.\d+)?\s*(?:%|×|x\b)|\$?\\?times",
         re.I),
 }
 _NUMBER = re.compile(r"\d")
@@ -60,18 +65,22 @@ _PROTOTYPES = {
     "problem": [
         "However, existing methods suffer from a key limitation that remains unsolved.",
         "This problem is challenging and poorly understood, and current approaches fail to address it.",
+        "The aim of this study was to determine what causes the effect, which remains unknown.",
     ],
     "approach": [
         "We propose a novel framework that combines two modules to solve this.",
         "Our method trains a model with a new objective and architecture.",
+        "We conducted a study and analysed the measurements with a statistical model.",
     ],
     "data": [
         "We construct a benchmark dataset of annotated samples collected from many sources.",
         "Experiments are conducted on standard datasets, benchmarks and tasks.",
+        "We observed a sample of participants or objects selected from a larger survey.",
     ],
     "results": [
         "Our method outperforms state-of-the-art baselines by a large margin.",
         "Experiments show significant improvements, and we prove the error bound decreases.",
+        "The measured quantity was significantly higher and was associated with the outcome.",
     ],
 }
 # Weights of cue words, sentence position and prototype similarity in an aspect score.

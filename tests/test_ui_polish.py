@@ -85,7 +85,7 @@ def test_a_comparison_reads_synthesis_first_with_whole_words_in_its_table(page, 
     clear_chat(page)
     ask(page, "How do PhysVista and PhyProbe differ?")
     answer = wait_for_answer(page, 1)
-    assert answer.index("How they differ") < answer.index("Problem")  # the synthesis, then the table
+    assert answer.index("How they differ") < answer.index("Question / aim")  # the synthesis, then the table
     expect(page.locator("#pc-chatbot table th").first).to_be_visible()
     assert header_fits(page, "#pc-chatbot") == []
     open_tab(page, "Compare")
