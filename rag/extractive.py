@@ -190,9 +190,26 @@ def extractive_answer(
         if not picked:
             continue
         n = cites.cite(paper, ranked[0].text)
-        body = " ".join(f"{s.text} [{n}]" for s in picked)
+        texts = with_antecedents([s.text for s in picked], [text for text, _ in sentences.get(paper.paper_id, [])])
+        body = " ".join(f"{text} [{n}]" for text in texts)
         paragraphs.append(f"**{paper.name}**: {body}")
     return Answer(text="\n\n".join(paragraphs), citations=cites.citations, papers=[h.paper for h in all_hits])
+
+
+# A sentence opening on what the one before it said ("This is asymptotically faster than ...", "These results ...").
+_BACK_REFERENCE = re.compile(r"^(?:This|These|Those|Such|They|It(?!\s+(?:is|was|has\s+been)\s+\w+\s+(?:that|to)\b))\b")
+
+
+def with_antecedents(quoted: list[str], abstract: list[str]) -> list[str]:
+    """The quoted sentences, each opening on what the sentence before it said preceded by that sentence (once), so
+    that a quoted "This" or "It" has its antecedent."""
+    out: list[str] = []
+    for text in quoted:
+        at = abstract.index(text) if text in abstract else -1
+        if at > 0 and _BACK_REFERENCE.match(text) and abstract[at - 1] not in out and abstract[at - 1] not in quoted:
+            out.append(abstract[at - 1])
+        out.append(text)
+    return out
 
 
 # A clause this short says no more than "We propose Layout-as-Policy (LaP)": it stays with the clause after it.

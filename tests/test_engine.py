@@ -60,3 +60,12 @@ def test_the_judge_gates_are_settings(seed_store_dir):
     answer = ungated.ask(OFF_ITS_DATA)
     assert not answer.refused
     assert ungated.catalog.papers[_cited(answer)[0]].name == "PatchKV"
+
+
+def test_a_quoted_this_comes_with_its_antecedent(seed_chat):
+    """"This is asymptotically faster than the known bound ..." is quoted after the sentence giving the paper's own
+    bound, not alone."""
+    answer = seed_chat.ask("what bound did they get for MOEA/D on OneMinMax?")
+    text = answer.text
+    assert "This is asymptotically faster" in text
+    assert "Θ(n^2)" in text and text.index("Θ(n^2)") < text.index("This is asymptotically faster")
