@@ -54,24 +54,26 @@ def judged(engine: PaperChatEngine, question: str, gold: str | None, leave_out: 
     return {"signals": verdict.signals, "gates_chose": [h.paper.paper_id for h in verdict.chosen], "best": best}
 
 
-def collect(hard: Path, seeds: Path) -> list[dict]:
+def collect(hard: Path, seeds: Path, splits: tuple[str, ...] = ("train", "dev")) -> list[dict]:
+    """Judged rows of the labelled questions of ``splits`` (the held-out test split only with --score-test)."""
     rows = []
-    for store in (hard, seeds):
+    for store in (hard,) if splits == ("test",) else (hard, seeds):
         chat = PaperChat(store_dir=store, retrieval_calibrated=False)
         engine = PaperChatEngine.from_settings(chat)
         by_key = {p.key: p.paper_id for p in chat.catalog.papers.values()}
         asked = []  # (question, gold id or None, split, group)
         if store == hard:
             for r in map(json.loads, (REPO / "bench" / "random_paper_questions.jsonl").open()):
-                if r["split"] in ("train", "dev"):
+                if r["split"] in splits:
                     gold = by_key.get(f"{SOURCE}#{r['gold_line'] - 1}") if r.get("gold_line") else None
                     asked.append((r["question"], gold, r["split"], "answerable" if gold else "offcorpus"))
             test_titles = set(random.Random(0).sample(sorted(k for k in by_key if k.startswith(SOURCE)), 500))
             keys = [k for k in sorted(by_key) if k.startswith(SOURCE) and k not in test_titles]
             titles = {p.key: p.title for p in chat.catalog.papers.values()}
             for i, key in enumerate(random.Random(1).sample(keys, 400)):
-                asked.append((titles[key], by_key[key], "train" if i < 300 else "dev", "answerable"))
-        for r in map(json.loads, (REPO / "bench" / "questions.jsonl").open()):
+                if splits != ("test",):
+                    asked.append((titles[key], by_key[key], "train" if i < 300 else "dev", "answerable"))
+        for r in map(json.loads, (REPO / "bench" / "questions.jsonl").open() if splits != ("test",) else ()):
             if r.get("history"):
                 continue
             if r["kind"] in ANSWERABLE_KINDS and len(r["gold"]) == 1:
@@ -157,7 +159,13 @@ def main() -> None:
     parser.add_argument("seed_store", type=Path)
     parser.add_argument("--refit", action="store_true", help="Fit and write rag/answerable_model.json.")
     parser.add_argument("--recollect", action="store_true", help=f"Judge the questions again (else reuse {ROWS}).")
+    parser.add_argument("--score-test", action="store_true",
+                        help="Score the shipped model once on the held-out test split (never fitted on).")
     args = parser.parse_args()
+    if args.score_test:
+        from rag.answerable import answerable_model
+        report(collect(args.hard_store, args.seed_store, ("test",)), answerable_model(), "test")
+        return
     if args.recollect or not ROWS.exists():
         rows = collect(args.hard_store, args.seed_store)
         ROWS.write_text("".join(json.dumps(r) + "\n" for r in rows))

@@ -30,7 +30,7 @@ from rag.relevance import (
     unmet_modalities,
 )
 from rag.retrieve import PaperHit
-from rag.terms import mentions_term, question_terms, stems
+from rag.terms import content_words, mentions_term, question_terms, stems
 from store.paper import Paper
 
 log = logging.getLogger(__name__)
@@ -123,12 +123,13 @@ class Verdict:
 
 
 def signals(question: str, scored: list[tuple[float, PaperHit]], refused_by: str, papers: int) -> dict[str, float]:
-    """What the calibrated decision reads: the best candidate's score, its lead, its best sentence, the gate that
-    refused it (if any), the question's length and the corpus size."""
+    """What the calibrated decision reads: the best candidate's score, its lead, its best sentence, how much of the
+    question its title says, the gate that refused it (if any), the question's length and the corpus size."""
     top = scored[0][0] if scored else 0.0
     second = scored[1][0] if len(scored) > 1 else 0.0
     return {
         "score": top, "margin": top - second, "relevance": scored[0][1].relevance if scored else 0.0,
+        "title_share": title_share(question, scored[0][1].paper.title) if scored else 0.0,
         **{f"refused_by_{gate}": float(refused_by == gate) for gate in ("score", "gaps", "facets", "data", "versions")},
         "terms": min(len(question_terms(question)), 20) / 10, "log_papers": math.log10(max(papers, 1)),
     }
@@ -339,3 +340,11 @@ def _nearest(sentences: list[tuple[str, list[float]]], similarity: np.ndarray | 
     if count is None or similarity is None or len(sentences) <= count:
         return [text for text, _ in sentences]
     return [sentences[i][0] for i in sorted(np.argsort(-similarity)[:count])]
+
+
+def title_share(question: str, title: str) -> float:
+    """The share of the question's topic words its best paper's title has: a question asking for a paper by its
+    title is answered, not hedged, however near its neighbours."""
+    terms = question_terms(question)
+    own = {w[:5] for w in content_words(title)}
+    return sum(w[:5] in own for w in terms) / len(terms) if terms else 0.0
