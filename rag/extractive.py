@@ -196,13 +196,14 @@ def extractive_answer(
     return Answer(text="\n\n".join(paragraphs), citations=cites.citations, papers=[h.paper for h in all_hits])
 
 
-# A sentence opening on what the one before it said ("This is asymptotically faster than ...", "These results ...").
-_BACK_REFERENCE = re.compile(r"^(?:This|These|Those|Such|They|It(?!\s+(?:is|was|has\s+been)\s+\w+\s+(?:that|to)\b))\b")
+# A sentence opening on what the one before it said ("This is asymptotically faster than ...", "These results ...");
+# not "It" or "They": after the paper's name in bold, the paper is what they stand for.
+_BACK_REFERENCE = re.compile(r"^(?:This|These|Those|Such)\b")
 
 
 def with_antecedents(quoted: list[str], abstract: list[str]) -> list[str]:
     """The quoted sentences, each opening on what the sentence before it said preceded by that sentence (once), so
-    that a quoted "This" or "It" has its antecedent."""
+    that a quoted "This" has its antecedent."""
     out: list[str] = []
     for text in quoted:
         at = abstract.index(text) if text in abstract else -1
