@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Generator, Iterator, Sequence
-from functools import cached_property
 
 from rag.cite import verify_citations
 from rag.compare import compare_papers
@@ -41,23 +40,10 @@ SAME_YEAR_MARGIN = 0.15
 class ComparisonWriter:
     """Answers a question setting papers side by side."""
 
-    def __init__(self, chat, lookup: Callable[..., Generator[str, None, Answer]]):
-        self.chat = chat
+    def __init__(self, chat, find: PaperFinder, judge: PaperJudge, lists: ListWriter,
+                 lookup: Callable[..., Generator[str, None, Answer]]):
+        self.chat, self.find, self.judge, self.lists = chat, find, judge, lists
         self.lookup = lookup  # a side left alone is looked up (engine.lookup)
-        self.settings = chat.settings
-        self.min_rel = chat.settings.retrieval.min_relevance
-
-    @cached_property
-    def find(self) -> "PaperFinder":
-        return PaperFinder(self.chat)
-
-    @cached_property
-    def judge(self) -> "PaperJudge":
-        return PaperJudge(self.chat)
-
-    @cached_property
-    def lists(self) -> "ListWriter":
-        return ListWriter(self.chat)
 
     # ---- comparisons ----
 
@@ -126,7 +112,7 @@ class ComparisonWriter:
         table = comparison.table_markdown() + "\n\n"
         yield table
         try:
-            sources, deltas = stream_llm_answer(self.chat.llm, self.settings, question, papers, prompt_name="comparison")
+            sources, deltas = stream_llm_answer(self.chat.llm, self.chat.settings, question, papers, prompt_name="comparison")
             text = yield from relay(deltas)
             if not text:
                 raise LLMUnavailable("the LLM returned an empty comparison")
@@ -138,5 +124,5 @@ class ComparisonWriter:
         quotes = {c.paper.paper_id: c.quote for c in checked if c.quote}
         answer.text = text + "\n\n" + table.strip()  # the synthesis first, as offline
         answer.citations = [Citation(c.n, c.paper, quotes.get(c.paper.paper_id) or c.quote) for c in answer.citations]
-        answer.backend = self.settings.llm.backend
+        answer.backend = self.chat.settings.llm.backend
         return answer

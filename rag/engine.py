@@ -34,9 +34,9 @@ class PaperChatEngine:
         self.planner = planner
         self.find = PaperFinder(chat)
         self.judge = PaperJudge(chat)
-        self.lookups = LookupWriter(chat)
-        self.lists = ListWriter(chat)
-        self.comparisons = ComparisonWriter(chat, self.lookup)
+        self.lookups = LookupWriter(chat, self.find, self.judge)
+        self.lists = ListWriter(chat, self.find, self.judge)
+        self.comparisons = ComparisonWriter(chat, self.find, self.judge, self.lists, self.lookup)
 
     @classmethod
     def from_settings(cls, chat) -> "PaperChatEngine":

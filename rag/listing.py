@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
-from functools import cached_property
 
 from rag.asked import asks_for_new_resources, listing_topic, without_excluded
 from rag.extractive import refusal
@@ -51,18 +50,8 @@ LISTING_SENTENCES = 1000
 class ListWriter:
     """Answers a question asking for the papers of a topic."""
 
-    def __init__(self, chat):
-        self.chat = chat
-        self.settings = chat.settings
-        self.min_rel = chat.settings.retrieval.min_relevance
-
-    @cached_property
-    def find(self) -> "PaperFinder":
-        return PaperFinder(self.chat)
-
-    @cached_property
-    def judge(self) -> "PaperJudge":
-        return PaperJudge(self.chat)
+    def __init__(self, chat, find: PaperFinder, judge: PaperJudge):
+        self.chat, self.find, self.judge = chat, find, judge
 
     # ---- "which papers ..." ----
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Generator
-from functools import cached_property
 
 from rag.asked import coined_terms
 from rag.claims import NumberMismatch, check_claimed_numbers
@@ -55,18 +54,8 @@ _WHAT_IT_IS = re.compile(r"^\W*(?:tl;?dr\b|what(?:'s|\s+is|\s+are)\b|what\s+(?:d
 class LookupWriter:
     """Writes the answer to a question about one paper (or a few)."""
 
-    def __init__(self, chat):
-        self.chat = chat
-        self.settings = chat.settings
-        self.min_rel = chat.settings.retrieval.min_relevance
-
-    @cached_property
-    def find(self) -> "PaperFinder":
-        return PaperFinder(self.chat)
-
-    @cached_property
-    def judge(self) -> "PaperJudge":
-        return PaperJudge(self.chat)
+    def __init__(self, chat, find: PaperFinder, judge: PaperJudge):
+        self.chat, self.find, self.judge = chat, find, judge
 
     def write(self, question: str, intent: Intent, verdict: Verdict) -> Generator[str, None, Answer]:
         """The answer to the judge's verdict; a hedged one leads with what it is: the closest paper, not a match.
