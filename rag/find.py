@@ -3,7 +3,6 @@ or pins by a coined term, papers using a model or dataset it names, papers using
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,7 +13,6 @@ from rag.relevance import GAP_MIN_PAPERS, defines_otherwise
 from rag.retrieve import PaperFilters, PaperHit
 from rag.terms import ASKING_WORDS, dictionary_words, question_terms, snowball_stem
 
-log = logging.getLogger(__name__)
 
 # A question word of at least RARE_WORD_MIN_LETTERS that at most RARE_WORD_SHARE of a large corpus's papers use points
 # to them: up to RARE_WORD_PAPERS of them are rescored with the retrieved ones.
@@ -27,9 +25,9 @@ _MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'](?
 # Words ruling out what follows: "Qwen3 models (not Qwen2.5)".
 _RULED_OUT = r"\b(?:not|except|excluding|other than|besides|apart from|rather than|instead of|but not)"
 
-
 # Candidates rescored on all their sentences.
 RESCORE_POOL = 10
+
 
 @dataclass
 class Candidates:

@@ -4,7 +4,6 @@ through (a rare word of the question no candidate uses, a facet, a kind of data,
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,7 +32,6 @@ from rag.retrieve import PaperHit
 from rag.terms import content_words, mentions_term, question_terms, stems
 from store.paper import Paper
 
-log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # A paper answers an unnamed question when its best sentence's similarity + GIST_WEIGHT * the similarity of the whole

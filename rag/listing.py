@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Iterator
 
@@ -37,7 +36,6 @@ from rag.terms import question_terms
 from rag.types import Answer
 from store.paper import Paper
 
-log = logging.getLogger(__name__)
 
 # Candidate papers scored for a "which papers" list: the fused top LISTING_POOL, plus the papers of the
 # LISTING_SENTENCES nearest sentences to the question and to its topic. Among 8k papers, 300 sentences left out

@@ -3,7 +3,6 @@ abstract lacks declared not stated; with an LLM, the LLM writes it from numbered
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Generator
 
@@ -24,7 +23,6 @@ from rag.types import Answer
 from store.paper import Paper
 from store.tokens import is_common_acronym
 
-log = logging.getLogger(__name__)
 
 # A closing question about the paper's content ("... how fast does it run?"), not a bare "Has anyone done that?".
 _CONTENT_ASK = re.compile(r"\b(?:how|what|whats|what's|which|when|where|why|does|do|did|is|are|was|were)\b", re.I)
