@@ -68,8 +68,11 @@ class OfflinePlanner:
         return PaperJudge(self.chat)
 
     def plan(self, question: str, history: History = (), filters: PaperFilters | None = None) -> QuestionPlan:
-        resolution = self.resolve(without_kind_typos(question), history, filters)
-        filters = self.with_asked_years(resolution.question, filters)
+        find = self.finder(filters)  # one cache for the whole plan: the same answer parts are looked up once
+        resolution = self.resolve(without_kind_typos(question), history, find)
+        asked = self.with_asked_years(resolution.question, filters)
+        if asked is not filters:  # the years the question asks for narrow the papers found from here on
+            find, filters = self.finder(asked), asked
         intent = classify(resolution.question, self.chat.catalog)
         plan = QuestionPlan(resolution.question, intent, [], filters, rewritten=resolution.rewritten)
         if filters and not any(filters.admits(p) for p in self.chat.catalog.papers.values()):
@@ -77,7 +80,7 @@ class OfflinePlanner:
             return plan
         plan.pinned = list(dict.fromkeys([p.paper_id for p in resolution.papers] + intent.named))
         if history and not plan.pinned and intent.kind is not QuestionKind.COMPARISON:
-            plan.focus = self.elliptical_focus(resolution.question, history, filters)
+            plan.focus = self.elliptical_focus(resolution.question, history, find)
             if plan.focus is not None:  # "which datasets?", "ablation contributions?": of the paper being discussed
                 plan.pinned, intent.kind = [plan.focus.paper_id], QuestionKind.LOOKUP
         if len(resolution.papers) > 1:  # "compare both papers": the rewrite names them; no side is left to find
@@ -88,11 +91,12 @@ class OfflinePlanner:
             intent.kind = QuestionKind.COMPARISON  # "how do both of them ...": two papers in focus
         return plan
 
-    def resolve(self, question: str, history: History, filters: PaperFilters | None) -> Resolution:
-        """The standalone question: a follow-up rewritten to name the papers it refers to."""
+    def resolve(self, question: str, history: History, find: Callable[[str], list[Paper]]) -> Resolution:
+        """The standalone question: a follow-up rewritten to name the papers it refers to (``find``: the papers a
+        part of an earlier answer describes)."""
         if not history:
             return Resolution(question)
-        return resolve_followup(question, history, self.chat.catalog, self.finder(filters))
+        return resolve_followup(question, history, self.chat.catalog, find)
 
     def finder(self, filters: PaperFilters | None) -> Callable[[str], list[Paper]]:
         """The papers a part of a hand-written answer describes, best first."""
@@ -114,13 +118,13 @@ class OfflinePlanner:
             return filters
         return PaperFilters(year_min, year_max, filters.venues if filters else ())
 
-    def elliptical_focus(self, question: str, history: History, filters: PaperFilters | None) -> Paper | None:
+    def elliptical_focus(self, question: str, history: History, find: Callable[[str], list[Paper]]) -> Paper | None:
         """For a short follow-up that names no paper and asks for no other topic ("ablation contributions?", "judge
         scores which dimensions?", "and the runtime?"): the one paper the conversation is on, else None."""
         terms = question_terms(question)
         if len(terms) > ELLIPTICAL_TERMS or _OTHER_PAPERS_ASK.search(question):
             return None
-        focus, listing = papers_in_focus(history, self.chat.catalog, self.finder(filters))
+        focus, listing = papers_in_focus(history, self.chat.catalog, find)
         if not focus or listing:
             return None
         own = {w[:4] for w in content_words(focus[0].text)}
@@ -132,12 +136,12 @@ class LLMPlanner(OfflinePlanner):
     """The offline plan, with a follow-up condensed by the LLM into a standalone question (prompts/condense.txt).
     The offline rewrite stays when the LLM fails or drops a paper the rules resolved."""
 
-    def resolve(self, question: str, history: History, filters: PaperFilters | None) -> Resolution:
-        resolution = super().resolve(question, history, filters)
+    def resolve(self, question: str, history: History, find: Callable[[str], list[Paper]]) -> Resolution:
+        resolution = super().resolve(question, history, find)
         if not history or (not resolution.rewritten and self.chat.catalog.named_in(question)):
             return resolution  # names its paper: stands alone
         try:
-            focus, _ = papers_in_focus(history, self.chat.catalog, self.finder(filters))
+            focus, _ = papers_in_focus(history, self.chat.catalog, find)
             if not focus:
                 return resolution
             rewritten = condense_with_llm(self.chat.llm, self.chat.settings, question, history, focus)
