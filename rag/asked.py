@@ -6,6 +6,7 @@ import re
 
 from rag.catalog import PaperCatalog
 from rag.intent import NEED_ALL_ASK, WORK_THERE_ASK
+from rag.terms import dictionary_words
 from store.tokens import is_common_acronym
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-/.]*[A-Za-z0-9]")
@@ -29,6 +30,37 @@ def coined_terms(question: str, mentions: list[tuple[int, int, str]] = (), every
         if inner_caps or all_caps or mixed_digits:
             out.append(word)
     return out
+
+
+# A yes/no check of a claim: "Is it true that ...", "Does X use Y?", "Can you confirm ...", or one closing a question
+# ("Which model does VISD use as its judge, is it GPT-4o?").
+CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|can\s+you\s+confirm\b"
+                          r"|(?:is|are|was|were|does|do|did|has|have|had)\s+(?!there\b|any|anyone|anybody|some))"
+                          r"|[,;]\s+(?:is|was|does|did)\s+(?:it|that|this)\s+(?!true\b)",
+                          re.I)  # not a search: "Is there a benchmark ...?", "Do any papers ...?"
+
+
+# A capitalised word inside a sentence ("... of the Perseus cluster", "... in Andromeda").
+_INNER_CAPITALISED = re.compile(r"(?<=[a-z0-9,(] )[A-Z][a-z]{2,}\b")
+
+
+def proper_names(question: str) -> list[str]:
+    """What the question names, in any field: coined terms and acronyms ("M81", "NICER", "SF-36", "GPT-4"), a
+    number's own name ("SN 2024uwq"), and capitalised words no dictionary has ("Perseus", "Qwen"). Such a name is not
+    paraphrased: a paper that never writes it is about another object, instrument, drug or model."""
+    if CLAIM_CHECK.search(question):
+        return []  # "Does PhyProbe use V-JEPA?": a name checked of a paper is a detail it may not state, not a topic
+    names = coined_terms(question, everyday=True)
+    names += [m.group() for m in re.finditer(r"(?<![\w-])\d+[a-z]{2,}\b", question)]  # "2024uwq"
+    names += [m.group() for m in _INNER_CAPITALISED.finditer(question)
+              if m.group().lower() not in dictionary_words() and not m.group().endswith(("ian", "ean"))]
+    return list(dict.fromkeys(n for n in names if not is_common_acronym(n) and not _english_compound(n)))
+
+
+def _english_compound(name: str) -> bool:
+    """ "AI-made", "Chinese-English": every part an English word or an everyday acronym."""
+    parts = name.split("-")
+    return len(parts) > 1 and all(p.lower() in dictionary_words() or is_common_acronym(p) for p in parts)
 
 
 # Years a question restricts to: "2023 papers", "papers from 2015", "since 2020", "before 2010", "between 2015 and

@@ -120,7 +120,7 @@ class PaperChat:
         return HybridRetriever(self.store, self.embedder, self.catalog, bm25, self.settings.retrieval.candidates)
 
     def _reload(self) -> None:
-        for name in ("catalog", "retriever", "term_stats", "glossary", "themes", "kept_themes"):
+        for name in ("catalog", "retriever", "term_stats", "glossary", "themes", "kept_themes", "in_tables_field"):
             self.__dict__.pop(name, None)
 
     # ---- public API ----
@@ -196,6 +196,11 @@ class PaperChat:
     def stream_english(self, question: str, history: History = (), k: int | None = None,
                        filters: PaperFilters | None = None) -> Iterator[str | Answer]:
         """``stream`` for a question known to be in English."""
+        with self.field_tables():
+            yield from self._stream_english(question, history, k, filters)
+
+    def _stream_english(self, question: str, history: History, k: int | None,
+                        filters: PaperFilters | None) -> Iterator[str | Answer]:
         from rag.collection import about_collection
         from rag.engine import PaperChatEngine
         from rag.suggest import next_questions
@@ -225,6 +230,19 @@ class PaperChat:
             "term-stats", self.store, self.settings.store.dir / SNAPSHOT_DIR,
             lambda: relevance.TermStats(p.text for p in self.catalog.papers.values()), (relevance,),
         )
+
+    @cached_property
+    def in_tables_field(self) -> bool:
+        """Whether the loaded papers are in the field of the ML rule tables (rag.acronyms.in_tables_field)."""
+        from rag.acronyms import in_tables_field
+
+        return in_tables_field(p.text for p in self.catalog.papers.values())
+
+    def field_tables(self):
+        """A block in which the field rule tables apply only if the loaded papers are in their field."""
+        from rag.acronyms import tables_apply
+
+        return tables_apply(self.in_tables_field)
 
     @cached_property
     def glossary(self):
@@ -365,7 +383,8 @@ class PaperChat:
             raise ValueError(f"compare takes 2 to 5 loaded paper ids; unknown: {', '.join(unknown) or 'none'}")
         names = [self.catalog.papers[pid].name for pid in paper_ids]
         question = question or f"Compare {', '.join(names[:-1])} and {names[-1]}: how do they differ?"
-        *_, answer = PaperChatEngine.from_settings(self).stream_comparison(paper_ids, question, k)
+        with self.field_tables():
+            *_, answer = PaperChatEngine.from_settings(self).stream_comparison(paper_ids, question, k)
         return answer
 
     def as_retriever(self, k: int | None = None):

@@ -45,7 +45,7 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
         low = " ".join([text, *units_named(text)]).lower()  # "99 FPS" gives a number of frames
         if detail.wants_number and any(term in _COUNTED_AS and _COUNTED_AS[term].search(text) for term in detail.terms):
             return text
-        has_term = any(_has_term(low, term) for term in detail.terms)
+        has_term = (all if detail.all_terms else any)(_has_term(low, term) for term in detail.terms)
         if not has_term and not (detail.wants_name and _names_evaluation(text, names)):
             continue
         if detail.wants_number and not states_amount(text):

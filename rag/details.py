@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rag.terms import singular_stem
+from rag.acronyms import tables_in_use
+from rag.terms import ASKING_WORDS, singular_stem
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,7 @@ class DetailAsk:
     wants_name: bool  # a named thing (dataset, backbone): the sentence must hold a proper name
     shape: str = ""  # when set, what the answer itself looks like ("A100", "Adam", a URL): a sentence must match it
     record: str = ""  # when set, the field of the paper's record that answers it ("authors", "venue_year")
+    all_terms: bool = False  # a supporting sentence holds every term ("conversion factor"), not one of them
 
 
 # ---- specific details ----
@@ -241,6 +243,61 @@ def asking_sentences(question: str) -> str:
     return " ".join(asking) if asking and len(asking) < len(sentences) else question
 
 
+# The thing a "what/which" question asks for, in any field ("What redshift is the host at?", "Which NIRCam filters
+# were used?", "what's the host galaxy and distance of SN 2024uwq?") or the quantity "how long/far/old ..." measures
+# ("How long was the XRISM exposure?"): up to four words after the question word (and "is the", "was its"), ending
+# where the sentence goes on (a verb, a preposition, a pronoun) or at "and" (then two things are asked).
+_FOCUS_START = re.compile(r"(?:^|[.?!:;,]\s+|\b(?:and|but|so|then)\s+)(?:(what|which)(?:'s|\s+(?:is|are|was|were))?"
+                          r"|how\s+(?:long|far|old|large|big|massive|bright|hot|deep|wide|fast|high|strong)"
+                          r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an)\s+)?(?=[\w-])", re.I)
+_FOCUS_END = frozenset("""do does did is are was were be been being has have had can could will would should may might
+    of for in on at to by from with as than that which who whom whose when where while if it its they them their this
+    these those there he she we you i used use uses using measured found reported adopted assumed given derived
+    obtained chosen applied observed seen needed made taken shown was""".split())
+# Words naming no detail but the whole paper or a part of its story ("Which study ...", "What kind of ...", "What
+# problem ..."): those questions are lookups, or aspects (rag.intent.asked_aspects).
+_NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones kind type sort way thing things part role
+    idea ideas problem problems question questions goal goals aim aims purpose finding findings conclusion
+    conclusions contribution contributions evidence mechanism mechanisms reason reasons explanation technique
+    techniques framework frameworks architecture architectures main key overall general novelty difference
+    differences takeaway takeaways summary point points motivation limitation limitations advantage advantages""".split())
+
+
+def asked_focus(question: str) -> list[DetailAsk]:
+    """The things a what/which question asks of a paper, when no specific detail pattern knows them: each a detail
+    whose head word (with its other lower-case words) a supporting sentence must hold; "how long/far/..." wants a
+    number. Names in the phrase ("NIRCam") say whose thing it is, not what it is."""
+    found = []
+    for match in _FOCUS_START.finditer(question):
+        words = []
+        for token in question[match.end():].split():
+            word = token.strip("?.,!;:()\"'")
+            if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+", word) or len(words) == 4:
+                break
+            words.append(word)
+            if token != word and not token.endswith("-"):
+                break  # "?" or "," ends the phrase
+        parts, current = [], []
+        for word in words:
+            if word.lower() == "and":
+                parts.append(current)
+                current = []
+            else:
+                current.append(word)
+        parts.append(current)
+        for part in parts:
+            common = [w for w in part if w.islower()]
+            if not common or any(w in _NOT_A_DETAIL for w in common):
+                continue
+            head = common[-1]
+            wants_number = not match.group(1)
+            if head in ("size", "number", "count", "amount") and len(common) > 1:  # "sample size": a number of samples
+                common, wants_number = common[:-1], True
+            terms = (singular_stem(head),) if len(common) == 1 else tuple(singular_stem(w) for w in common)
+            found.append(DetailAsk(" ".join(part), terms, wants_number, False, all_terms=len(common) > 1))
+    return found
+
+
 def asked_details(question: str) -> list[DetailAsk]:
     """The specific details (numbers, settings, named resources, authors and venue) a question asks for, if any."""
     whole, question = question, asking_sentences(question)
@@ -288,4 +345,5 @@ def asked_details(question: str) -> list[DetailAsk]:
             stems = tuple(singular_stem(word.lower()) for word in words[-1].split("/") if word)
             terms = stems + ("dataset",) if set(stems) & _DATASET_WORDS else stems
             found.append(DetailAsk(f"number of {counted_as}", terms, True, False))
-    return found
+    # The patterns above know machine learning's details; in another field, the thing a what/which question names.
+    return found or ([] if tables_in_use() else asked_focus(question))

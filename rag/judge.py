@@ -5,6 +5,7 @@ through (a rare word of the question no candidate uses, a facet, a kind of data,
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -12,6 +13,7 @@ from typing import TypeVar
 import numpy as np
 
 from rag.answerable import AnswerableModel, answerable_model
+from rag.asked import proper_names
 from rag.details import DetailAsk
 from rag.find import RESCORE_POOL, Candidates, model_names
 from rag.intent import Intent, QuestionKind
@@ -29,7 +31,7 @@ from rag.relevance import (
     unmet_modalities,
 )
 from rag.retrieve import PaperHit
-from rag.terms import content_words, mentions_term, question_terms, stems
+from rag.terms import content_words, dictionary_words, mentions_term, one_edit_away, question_terms, stems
 from store.paper import Paper
 
 T = TypeVar("T")
@@ -304,6 +306,40 @@ class PaperJudge:
         each gate in turn (the score and its lead, the topic's rare words, its facets, its kind of data, the versions
         it names), and the calibrated model (rag.answerable), reading the score and the gates' verdicts, decides
         between an answer, a hedged answer from the closest paper, and a refusal."""
+        verdict = self.verdict(question, intent, found)
+        if "names" in self.chat.settings.retrieval.gates and verdict.chosen and not (found.pinned and not found.by_term):
+            self.hedge_other_names(question, verdict)
+        return verdict
+
+    def hedge_other_names(self, question: str, verdict: Verdict) -> None:
+        """Keeps the chosen papers writing every name the question uses (rag.asked.proper_names), or, when none does,
+        hedges the best: asked of "XRISM spectroscopy of the Perseus cluster", the XRISM paper on Hydra-A is only the
+        closest, whatever its score; so is a paper on another drug, object or model."""
+        names = proper_names(question)
+        if not names:
+            return
+        unwritten = [[n for n in names if not self.writes(paper.paper, n)] for paper in verdict.chosen]
+        kept = [hit for hit, missing in zip(verdict.chosen, unwritten) if not missing]
+        if kept:
+            verdict.chosen = kept
+            return
+        verdict.chosen, verdict.hedged = verdict.chosen[:1], True
+        verdict.gap = verdict.gap or f"The papers nearest to it never mention “{unwritten[0][0]}”."
+
+    def writes(self, paper: Paper, name: str) -> bool:
+        """Whether the paper writes the name, or what it stands for ("NIR": "near-infrared"), or one typo from it
+        ("PipeFSP"); of a compound, its parts that are names ("LLM" of "LLM-driven")."""
+        text = self.said(paper).lower()
+        parts = [p for p in re.split(r"[-/]", name) if p and p.lower() not in dictionary_words()] if "-" in name else []
+        if parts and len(parts) < len(name.split("-")):
+            return all(self.writes(paper, part) for part in parts)
+        forms = self.chat.glossary.spelled_out(name) or self.chat.glossary.long_forms(name)
+        if name.lower() in text or any(form.lower() in text for form in forms):
+            return True
+        return len(name) >= 6 and bool(one_edit_away(name.lower()) & set(re.findall(r"[\w+./-]+", text)))
+
+    def verdict(self, question: str, intent: Intent, found: Candidates) -> Verdict:
+        """The papers named, or the rescored candidates through the gates and the calibrated decision."""
         hits = found.hits
         if found.pinned:
             chosen = [h for h in hits if h.named][:MAX_NAMED]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Generator
 
-from rag.asked import coined_terms
+from rag.asked import CLAIM_CHECK, coined_terms
 from rag.claims import NumberMismatch, check_claimed_numbers
 from rag.compare import introducing_sentence
 from rag.detail_answer import detail_answer, detail_support
@@ -30,12 +30,6 @@ _CONTENT_ASK = re.compile(r"\b(?:how|what|whats|what's|which|when|where|why|does
 _AMOUNT_QUESTION = re.compile(r"^\W*(?:and\s+)?(?:by\s+)?how\s+(?:much|many|long|big|large|fast|quickly|often)\b"
                               r"|^\W*(?:and\s+)?(?:what|which)\s+(?:\w+\s+)?(?:statistics?|figures?|numbers?|percentages?"
                               r"|fractions?|proportions?|shares?|rates?)\b", re.I)
-# A yes/no check of a claim: "Is it true that ...", "Does X use Y?", "Can you confirm ...", or one closing a question
-# ("Which model does VISD use as its judge, is it GPT-4o?").
-_CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|can\s+you\s+confirm\b"
-                          r"|(?:is|are|was|were|does|do|did|has|have|had)\s+(?!there\b|any|anyone|anybody|some))"
-                          r"|[,;]\s+(?:is|was|does|did)\s+(?:it|that|this)\s+(?!true\b)",
-                          re.I)  # not a search: "Is there a benchmark ...?", "Do any papers ...?"
 # A choice of names offered ("which encoder does PhyProbe use, V-JEPA or VideoMAE or something else?").
 _NAMES_OFFERED = re.compile(r"[,(:]\s*(?:e\.g\.\s*|like\s+)?[A-Z][\w.-]*\s+or\s+[A-Z][\w.-]*|\bor\s+something\s+else\b")
 # What introduces a baseline a result is measured against: "improve over TorchTitan", "compared with SMI".
@@ -118,7 +112,7 @@ class LookupWriter:
     def number_claimed_otherwise(self, question: str, paper: Paper) -> NumberMismatch | None:
         """For a yes/no check of a number ("Is it true that PhysElite has about 15,000 problems?"), where the paper's
         abstract gives another number for the same thing."""
-        if not any(_CLAIM_CHECK.search(part) for part in re.split(r"(?<=[.!?])\s+", question.strip())):
+        if not any(CLAIM_CHECK.search(part) for part in re.split(r"(?<=[.!?])\s+", question.strip())):
             return None
         own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
         return check_claimed_numbers(question, [text for text, _ in own])
@@ -157,7 +151,7 @@ class LookupWriter:
         or tools it names that the paper's abstract never mentions, each a detail the abstract does not state (the
         answer says so instead of quoting the encoder sentence as if it agreed)."""
         offered = _NAMES_OFFERED.search(question)
-        if not (_CLAIM_CHECK.search(question) or offered):
+        if not (CLAIM_CHECK.search(question) or offered):
             return []
         text = paper.text.lower()
         own = {w.lower() for w in re.findall(r"[\w-]+", paper.name)}
@@ -167,7 +161,7 @@ class LookupWriter:
                  and not self.chat.catalog.named_in(name)
                  # an English compound ("AI-generated", "Chinese-English") names no model or dataset
                  and not all(part.lower() in words or is_common_acronym(part) for part in name.split("-"))]
-        if offered and not _CLAIM_CHECK.search(question) and any(name.lower() in text for name in names):
+        if offered and not CLAIM_CHECK.search(question) and any(name.lower() in text for name in names):
             return []  # one of the names offered is the paper's: its sentence answers the choice
         return [DetailAsk(f"use of “{name}”", near, False, False, shape=rf"(?i:(?<!\w){re.escape(name)}(?!\w))")
                 for name in names if name.lower() not in text]

@@ -38,8 +38,9 @@ class JudgePostprocessor(BaseNodePostprocessor):
         hits = [PaperHit(self.chat.catalog.papers[pid], relevance=float(n.node.metadata.get("relevance") or 0.0))
                 for pid, n in by_id.items()]
         judge = PaperJudge(self.chat)
-        found = Candidates(hits, self.chat.glossary.for_search(question))
-        verdict = judge.choose(question, classify(question, self.chat.catalog), found)
+        with self.chat.field_tables():
+            found = Candidates(hits, self.chat.glossary.for_search(question))
+            verdict = judge.choose(question, classify(question, self.chat.catalog), found)
         self.last_reason = verdict.gap
         kept = []
         for hit in verdict.chosen:

@@ -20,10 +20,10 @@ class RetrievalSettings(BaseModel):
     top_k: int = Field(10, description="Papers retrieved per question.")
     candidates: int = Field(40, description="Chunks each retriever returns before fusion.")
     min_relevance: float = Field(0.3, description="Below this dense similarity a paper is not relevant.")
-    gates: list[Literal["gaps", "facets", "data", "versions"]] = Field(
-        ["gaps", "facets", "data", "versions"],
+    gates: list[Literal["gaps", "facets", "data", "versions", "names"]] = Field(
+        ["gaps", "facets", "data", "versions", "names"],
         description="Offline checks a lookup's best papers must pass (rag/judge.py): the question's rare words, its "
-                    "facets, its kind of data, the versions it names. Calibrated on the bundled MiniLM. With an LLM, "
+                    "facets, its kind of data, the versions it names, the names it uses (else the answer is hedged). Calibrated on the bundled MiniLM. With an LLM, "
                     "the LLM judges the candidates the checks would refuse.")
     calibrated: bool = Field(True, description="Let the fitted model (rag/answerable_model.json) decide between an "
                                                "answer, a hedged answer from the closest paper, and a refusal.")
