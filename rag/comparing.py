@@ -16,6 +16,7 @@ from rag.judge import PaperJudge
 from rag.list_answer import WHICH_MIN_RELEVANCE
 from rag.listing import ListWriter
 from rag.retrieve import PaperFilters
+from rag.sides import COUNTED_GROUP, GROUP_COUNTS
 from rag.sides import asked_of_each
 from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
@@ -55,7 +56,11 @@ class ComparisonWriter:
         if intent.group:
             listed, scored, _, _ = self.lists.listed_papers(f"Which papers are about {intent.group}?", None, filters)
             found = max(len(listed), sum(x.score >= WHICH_MIN_RELEVANCE for x in scored))  # as a list would count
-            return [x.hit.paper.paper_id for x in listed][:MAX_COMPARED], found
+            ids = [x.hit.paper.paper_id for x in listed]
+            # "the two quasi-periodic eruption papers": the asker counted them; the best ones make up the count
+            count = GROUP_COUNTS.get(m.group().lower(), 0) if (m := COUNTED_GROUP.search(question)) else 0
+            ids += [x.hit.paper.paper_id for x in scored if x.hit.paper.paper_id not in ids][:max(0, count - len(ids))]
+            return ids[:MAX_COMPARED], max(found, len(ids))
         ids = list(pinned)
         close_calls: list[tuple[int, list[Paper]]] = []  # a described side's index, and its candidates near the best
         for side in intent.described:

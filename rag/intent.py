@@ -9,7 +9,7 @@ from enum import Enum
 from rag.acronyms import broad_fields
 from rag.catalog import PaperCatalog
 from rag.details import DetailAsk, asked_details, asking_sentences
-from rag.sides import COMPARE_CUE, compared_group, described_sides
+from rag.sides import COMPARE_CUE, COUNTED_GROUP, compared_group, described_sides
 
 
 class QuestionKind(str, Enum):
@@ -112,10 +112,12 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
     if (any(WHICH_QUESTION.search(text) for text in (question, asked, after_lead, last)) and len(named) < 2) or (
             (_KIND_LIST.search(question) or _asks_for_a_field(question)) and not named):
         return Intent(QuestionKind.WHICH, named, details=details)
+    group = compared_group(question) if COMPARE_CUE.search(question) and not named else ""
+    if group and COUNTED_GROUP.search(question):  # "the two reverberation-mapping papers": a group the asker counted
+        return Intent(QuestionKind.COMPARISON, group=group)
     described = described_sides(question, mentions) if COMPARE_CUE.search(question) or len(named) >= 2 else []
     if len(named) + len(described) >= 2:
         return Intent(QuestionKind.COMPARISON, named, described, details)
-    group = compared_group(question) if COMPARE_CUE.search(question) and not named else ""
     if group:
         return Intent(QuestionKind.COMPARISON, group=group)
     return Intent(QuestionKind.LOOKUP, named, details=details, aspects=asked_aspects(question))

@@ -122,11 +122,17 @@ _PRIOR_WORK = re.compile(r"^(?:(?:an?|the|any|some)\s+)?(?:(?:specific|particula
 # "Compare the video benchmarks", "How do the papers on KV cache compression differ?": the papers of a topic, compared.
 _GROUP = re.compile(
     # (not "the one that models blur as ...": "models" there is a verb)
-    r"\b(?:the|these|those|all(?:\s+the)?)\s+(?P<kind>(?:(?!(?:one|ones|that|which|who|it|they)\b)[\w-]+\s+){0,4}?)"
+    r"\b(?:the|these|those|all(?:\s+the)?)\s+(?P<kind>(?:(?!(?:one|ones|that|which|who|it|they)\b)[\w-]+\s+){0,7}?)"
     r"(?:papers|benchmarks|methods|approaches"
     r"|frameworks|models|works|studies|datasets|evaluators|agents)\b(?:\s+(?:on|about|for|in|that|which)\s+(?P<about>[^?.!]+))?",
     re.I,
 )
+
+
+# "the two ... papers", "both ... studies": how many papers the asker says the compared group has.
+COUNTED_GROUP = re.compile(r"\b(?:two|three|four|five|both)\b(?=(?:\s+[^\s?.,;:]+){0,7}?\s+(?:papers|studies|works"
+                           r"|articles)\b)", re.I)
+GROUP_COUNTS = {"two": 2, "both": 2, "three": 3, "four": 4, "five": 5}
 
 
 def compared_group(question: str) -> str:
@@ -231,7 +237,21 @@ def _side_end(piece: str) -> re.Match | None:
 
 
 def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
-    """The described sides of a question already split at the "with" of "Compare X with Y" (when it has one)."""
+    """The described sides of a question already split at the "with" of "Compare X with Y" (when it has one); when
+    that finds too few, sides described by their subject alone ("the z=6 metal-poor Lyα emitter candidate", "the
+    cohort of 500 smokers"): each must still find its paper before it is compared."""
+    sides = _described(text, mentions, _PAPER_NOUN)
+    if len(sides) + len({pid for *_, pid in mentions}) < 2:
+        sides = _described(text, mentions, _ANY_SUBJECT)
+    return sides
+
+
+# Any phrase of three or more words opening with "the", "a", "this" ... ("the z=6 metal-poor emitter candidate").
+_ANY_SUBJECT = re.compile(r"^(?:the|a|an|this|that)\s+\S+\s+\S+", re.I)
+
+
+def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.Pattern) -> list[str]:
+    """The sides described with a phrase ``paper_noun`` finds."""
     named_spans = [(a, b) for a, b, _ in mentions]
     pieces, pos = [], 0
     for sep in _SIDE_SEPARATOR.finditer(text):
@@ -258,7 +278,7 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
         cut = _side_end(piece)
         ended, bracket_open = cut is not None, piece.count("(") > piece.count(")")
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
-        described = (_PAPER_NOUN.search(piece) and _DESCRIPTION_START.search(piece)
+        described = (paper_noun.search(piece) and _DESCRIPTION_START.search(piece)
                      and not _BACK_REFERENCE.search(piece) and not _PRIOR_WORK.search(piece))
         adjacent = versus_before or (versus_after and not ended)
         # "X vs Y" needs no "the ... paper"; but after two papers named, "which are benchmarks versus learned
