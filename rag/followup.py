@@ -19,7 +19,13 @@ History = Sequence[tuple[str, "str | Answer"]]  # earlier turns: the Answer obje
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 # The noun a reference to one paper may use: "the second one", "this method", "the other benchmark".
 _REFERENT = r"(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset)"
-_ORDINAL = re.compile(rf"\b(?:the\s+)?(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th|last|former|latter)"
+# An ordinal of time or sequence is no paper: "by how much in the 3rd year?", "after the second dose", "the first
+# author"; a written-out ordinal before such a noun, or a numeral one before any word but a referent.
+_SEQUENCE_NOUN = (r"(?:years?|months?|weeks?|days?|hours?|minutes?|doses?|visits?|trimesters?|quarters?|cycles?|rounds?"
+                  r"|waves?|phases?|stages?|grades?|generations?|orders?|lines?|places?|times?|sessions?|trials?"
+                  r"|infusions?|injections?|decades?|authors?|epochs?|steps?|layers?|iterations?|half)")
+_ORDINAL = re.compile(rf"\b(?:the\s+)?(?:(first|second|third|fourth|fifth|last|former|latter)(?!\s+{_SEQUENCE_NOUN}\b)"
+                      rf"|(1st|2nd|3rd|4th|5th)(?=\s+{_REFERENT}\b|\s*(?:[^\w\s]|$)))"
                       rf"(?:\s+{_REFERENT})?\b", re.I)
 _ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "last": -1, "latter": -1,
                   "1st": 0, "2nd": 1, "3rd": 2, "4th": 3, "5th": 4}
@@ -283,13 +289,13 @@ def resolve_followup(question: str, history: History, catalog: PaperCatalog,
 
     ordinal = _ORDINAL.search(question)
     if ordinal and ordinal.start() < first_named + 1:
-        index = _ORDINAL_INDEX[ordinal.group(1).lower()]
+        index = _ORDINAL_INDEX[(ordinal.group(1) or ordinal.group(2)).lower()]
         if index < len(sequence):
             paper = sequence[index]
             # "for the first one what did they validate it on, and for the second what bound do they prove?": each
             # ordinal names its paper
             more = [(m, sequence[i]) for m in list(_ORDINAL.finditer(question))[1:]
-                    if (i := _ORDINAL_INDEX[m.group(1).lower()]) < len(sequence) and sequence[i] != paper]
+                    if (i := _ORDINAL_INDEX[(m.group(1) or m.group(2)).lower()]) < len(sequence) and sequence[i] != paper]
             if more:
                 for match, other_paper in reversed(more):
                     question = _replace(question, match, other_paper.name)

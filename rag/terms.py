@@ -71,7 +71,8 @@ ASKING_WORDS = frozenset(
     involves involving deal deals dealing concern concerns regarding
     really truly basically even still exactly specifically mainly simply somehow maybe
     perhaps possibly lot lots sort thing things stuff cite cited citing tldr
-    you your yours we our ours me my mine us them their theirs he him his she her hers let lets""".split()
+    you your yours we our ours me my mine us them their theirs he him his she her hers let lets
+    want wants wanted need needs needed looking seek seeking recall recalled""".split()
 )
 
 
