@@ -1,5 +1,7 @@
 """PaperChat on papers of another field (real arXiv astrophysics abstracts, tests/data/other_field): the comparison
-table's columns fit any empirical abstract, and papers are found by their titles."""
+table's columns fit any empirical abstract, papers are found by their titles, the ML rule tables stay out of it, a
+detail the abstract lacks is said not stated, a question naming another object is hedged, a counted group is
+compared whole, and an ordinal of time is no paper reference."""
 
 import json
 from pathlib import Path
@@ -14,12 +16,14 @@ ML_COLUMNS = ("benchmarks", "Results / claims")
 
 @pytest.fixture(scope="module")
 def astro_chat(tmp_path_factory):
-    records = [json.loads(line) for line in ASTRO.open()][:12]
-    corpus = tmp_path_factory.mktemp("astro") / "astro.jsonl"
-    corpus.write_text("".join(json.dumps(r) + "\n" for r in records))
+    records = [json.loads(line) for line in ASTRO.open()]
     chat = PaperChat(store_dir=tmp_path_factory.mktemp("astro-store"), store_bundled_corpus=False)
-    assert chat.ingest([corpus]).added == 12
+    assert chat.ingest([ASTRO]).added == len(records) == 117
     return chat, records
+
+
+def by_arxiv(chat, arxiv_id):
+    return next(p.paper_id for p in chat.papers() if p.url.endswith(arxiv_id))
 
 
 def test_a_comparison_of_astrophysics_papers_has_field_neutral_columns(astro_chat):
@@ -37,3 +41,56 @@ def test_astrophysics_papers_are_found_by_title(astro_chat):
         answer = chat.ask(f"What does the paper '{record['title']}' find?")
         assert not answer.refused
         assert answer.citations[0].paper.url == record["url"], record["title"]
+
+
+def test_the_ml_rule_tables_leave_another_fields_papers_alone(astro_chat, seed_chat):
+    from rag.acronyms import modalities, plain_terms, tables_apply
+
+    chat, _ = astro_chat
+    assert seed_chat.in_tables_field and not chat.in_tables_field
+    with tables_apply(chat.in_tables_field):
+        assert modalities() == [] and plain_terms() == []
+    # the kind-of-data rule would read "time series" as ML's sequential data and refuse the blazar campaign
+    answer = chat.ask("Which paper follows the optical polarization time series of the blazar BL Lacertae?")
+    assert not answer.refused and "not on time series" not in answer.text
+    assert answer.citations[0].paper.paper_id == by_arxiv(chat, "2505.01832")
+
+
+def test_a_detail_the_abstract_lacks_is_said_not_stated_and_a_stated_one_quoted(astro_chat):
+    chat, _ = astro_chat
+    hydra = by_arxiv(chat, "2505.01494")
+    missing = chat.ask("How long was the XRISM exposure on Hydra-A?")
+    assert missing.kind == "not_stated" and missing.citations[0].paper.paper_id == hydra
+    stated = chat.ask("What 1D velocity dispersion did XRISM Resolve measure for the hot atmosphere around Hydra-A?")
+    assert stated.kind != "not_stated" and "164" in stated.text and stated.citations[0].paper.paper_id == hydra
+
+
+def test_a_question_naming_another_object_is_hedged_or_refused(astro_chat):
+    chat, _ = astro_chat
+    for question in ("Which paper presents NICER pulse-profile modelling of the radius of PSR J0740+6620?",
+                     "Is there a paper measuring tip-of-the-red-giant-branch distances with Hubble ACS for dwarf "
+                     "galaxies in the M81 group?"):
+        answer = chat.ask(question)
+        assert answer.refused or answer.hedged, question
+    named_right = chat.ask("Which paper reports XRISM Resolve observations of Hydra-A?")
+    assert not named_right.hedged and named_right.citations[0].paper.paper_id == by_arxiv(chat, "2505.01494")
+
+
+def test_a_counted_group_is_compared_whole(astro_chat):
+    chat, _ = astro_chat
+    answer = chat.ask("Compare the two quasi-periodic eruption papers: what mechanism and which sources does each "
+                      "consider?")
+    cited = {c.paper.paper_id for c in answer.citations}
+    assert {by_arxiv(chat, "2505.02832"), by_arxiv(chat, "2505.02596")} <= cited
+
+
+def test_an_ordinal_of_time_is_no_paper_reference(astro_chat):
+    from rag.followup import resolve_followup
+
+    chat, _ = astro_chat
+    first, second, third = chat.papers()[:3]
+    listing = f"Found 3 papers:\n1. **{first.name}**: ...\n2. **{second.name}**: ...\n3. **{third.name}**: ..."
+    history = [("Which papers monitor a source over several years?", listing)]
+    assert resolve_followup("by how much did it change in the 3rd year?", history, chat.catalog).question.count(
+        third.name) == 0
+    assert third.name in resolve_followup("what does the 3rd one find?", history, chat.catalog).question
