@@ -1,7 +1,11 @@
-"""PaperChat on another field: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata) and 71
-questions written blind over them by a helper who saw the abstracts only (bench/other_field_questions.jsonl).
+"""PaperChat on other fields: questions written blind by helpers who saw the abstracts only.
 
-    python bench/other_field_eval.py [--store /tmp/paperchat-astro-store] [--failures]
+    python bench/other_field_eval.py [--set astro-dev|astro-test|qbio] [--store DIR] [--failures]
+
+- astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
+  (bench/other_field_questions.jsonl): scored once before the field-neutral work, then worked on.
+- astro-test: the same abstracts, 80 further questions (bench/other_field_test_questions.jsonl), held out.
+- qbio: 122 arXiv quantitative-biology abstracts (tests/data/qbio), 80 questions (bench/qbio_questions.jsonl), held out.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused), not-stated details (said
 not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -21,23 +25,30 @@ sys.path.insert(0, str(REPO))
 
 from rag import PaperChat  # noqa: E402
 
-CORPUS = REPO / "tests" / "data" / "other_field" / "abstracts.jsonl"
-QUESTIONS = REPO / "bench" / "other_field_questions.jsonl"
+ASTRO = REPO / "tests" / "data" / "other_field" / "abstracts.jsonl"
+SETS = {
+    "astro-dev": (ASTRO, REPO / "bench" / "other_field_questions.jsonl", "/tmp/paperchat-astro-store"),
+    "astro-test": (ASTRO, REPO / "bench" / "other_field_test_questions.jsonl", "/tmp/paperchat-astro-store"),
+    "qbio": (REPO / "tests" / "data" / "qbio" / "abstracts.jsonl", REPO / "bench" / "qbio_questions.jsonl",
+             "/tmp/paperchat-qbio-store"),
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--store", type=Path, default=Path("/tmp/paperchat-astro-store"))
+    parser.add_argument("--set", choices=sorted(SETS), default="astro-dev")
+    parser.add_argument("--store", type=Path, help="default: /tmp/paperchat-<field>-store")
     parser.add_argument("--failures", action="store_true")
     args = parser.parse_args()
-    chat = PaperChat(store_dir=args.store, store_bundled_corpus=False)
+    corpus, questions, store = SETS[args.set]
+    chat = PaperChat(store_dir=args.store or Path(store), store_bundled_corpus=False)
     if not chat.papers():
-        chat.ingest([CORPUS])
+        chat.ingest([corpus])
     by_arxiv = {p.key: p.paper_id for p in chat.papers()}
-    ids = {json.loads(line)["id"]: f"{CORPUS.name}#{i}" for i, line in enumerate(CORPUS.open())}
+    ids = {json.loads(line)["id"]: f"{corpus.name}#{i}" for i, line in enumerate(corpus.open())}
     scores: dict[str, list[float]] = defaultdict(list)
     failures = []
-    for row in map(json.loads, QUESTIONS.open()):
+    for row in map(json.loads, questions.open()):
         gold = {by_arxiv[ids[g]] for g in row["gold"]}
         history = [tuple(turn) for turn in row.get("history", [])]
         answer = chat.ask(row["question"], history=history)
@@ -63,9 +74,12 @@ def main() -> None:
             scores[f"{kind} refused"].append(float(answer.refused))
         if not ok:
             failures.append(f"  {row['id']} {kind} refused={answer.refused} hedged={answer.hedged}: {row['question']}")
-    print(f"{len(chat.papers())} papers, {sum(1 for _ in QUESTIONS.open())} questions")
+    print(f"{len(chat.papers())} papers, {sum(1 for _ in questions.open())} questions ({args.set})")
+    lookups = [v for kind in ("described", "titled", "detail", "followup") for v in scores.get(f"{kind} cited", [])]
+    scores["lookups cited (all four kinds)"] = lookups
+    scores["near misses refused or hedged"] = [1.0 - v for v in scores["offtopic answered as a hit"]]
     for name, values in scores.items():
-        print(f"  {name:28s} {sum(values) / len(values):.3f}  (n={len(values)})")
+        print(f"  {name:30s} {sum(values) / len(values):.3f}  (n={len(values)})")
     if args.failures:
         print("\n".join(failures))
 
