@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from rag.acronyms import in_tables_field, tables_apply
 from rag.catalog import PaperCatalog
 from rag.extractive import extractive_answer
 from rag.followup import History
@@ -196,24 +197,20 @@ class PaperChat:
     def stream_english(self, question: str, history: History = (), k: int | None = None,
                        filters: PaperFilters | None = None) -> Iterator[str | Answer]:
         """``stream`` for a question known to be in English."""
-        with self.field_tables():
-            yield from self._stream_english(question, history, k, filters)
-
-    def _stream_english(self, question: str, history: History, k: int | None,
-                        filters: PaperFilters | None) -> Iterator[str | Answer]:
         from rag.collection import about_collection
         from rag.engine import PaperChatEngine
         from rag.suggest import next_questions
 
-        about = about_collection(self, question)
-        if about is not None:  # "what are the main themes?", "hi": the collection, not some papers, is asked about
-            yield about.text
-            yield about
-            return
-        for piece in PaperChatEngine.from_settings(self).stream(question, history, k, filters):
-            if isinstance(piece, Answer):
-                piece.suggestions = next_questions(piece, self.catalog.papers, self.ready_themes())
-            yield piece
+        with self.field_tables():
+            about = about_collection(self, question)
+            if about is not None:  # "what are the main themes?", "hi": the collection, not some papers, is asked about
+                yield about.text
+                yield about
+                return
+            for piece in PaperChatEngine.from_settings(self).stream(question, history, k, filters):
+                if isinstance(piece, Answer):
+                    piece.suggestions = next_questions(piece, self.catalog.papers, self.ready_themes())
+                yield piece
 
     @cached_property
     def aspect_classifier(self):
@@ -234,14 +231,10 @@ class PaperChat:
     @cached_property
     def in_tables_field(self) -> bool:
         """Whether the loaded papers are in the field of the ML rule tables (rag.acronyms.in_tables_field)."""
-        from rag.acronyms import in_tables_field
-
         return in_tables_field(p.text for p in self.catalog.papers.values())
 
     def field_tables(self):
         """A block in which the field rule tables apply only if the loaded papers are in their field."""
-        from rag.acronyms import tables_apply
-
         return tables_apply(self.in_tables_field)
 
     @cached_property

@@ -19,14 +19,12 @@ History = Sequence[tuple[str, "str | Answer"]]  # earlier turns: the Answer obje
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 # The noun a reference to one paper may use: "the second one", "this method", "the other benchmark".
 _REFERENT = r"(?:one|paper|work|method|benchmark|study|model|approach|framework|dataset)"
-# An ordinal of time or sequence is no paper: "by how much in the 3rd year?", "after the second dose", "the first
-# author"; a written-out ordinal before such a noun, or a numeral one before any word but a referent.
-_SEQUENCE_NOUN = (r"(?:years?|months?|weeks?|days?|hours?|minutes?|doses?|visits?|trimesters?|quarters?|cycles?|rounds?"
-                  r"|waves?|phases?|stages?|grades?|generations?|orders?|lines?|places?|times?|sessions?|trials?"
-                  r"|infusions?|injections?|decades?|authors?|epochs?|steps?|layers?|iterations?|half)")
-_ORDINAL = re.compile(rf"\b(?:the\s+)?(?:(first|second|third|fourth|fifth|last|former|latter)(?!\s+{_SEQUENCE_NOUN}\b)"
-                      rf"|(1st|2nd|3rd|4th|5th)(?=\s+{_REFERENT}\b|\s*(?:[^\w\s]|$)))"
-                      rf"(?:\s+{_REFERENT})?\b", re.I)
+# An ordinal of time or sequence is no paper ("the 3rd year", "after the second dose"): a written-out ordinal before
+# such a noun, or a numeral one before any word but a referent.
+_SEQUENCE_NOUN = (r"(?:year|month|week|day|hour|dose|visit|trimester|quarter|cycle|round|wave|phase|stage|grade|line"
+                  r"|generation|time|session|trial|infusion|injection|decade|author|epoch|step|layer|iteration)s?")
+_ORDINAL = re.compile(rf"\b(?:the\s+)?(?:(first|second|third|fourth|fifth|last|former|latter)(?!\s+{_SEQUENCE_NOUN}\b)|"
+                      rf"(1st|2nd|3rd|4th|5th)(?=\s+{_REFERENT}\b|\s*(?:[^\w\s]|$)))(?:\s+{_REFERENT})?\b", re.I)
 _ORDINAL_INDEX = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "former": 0, "last": -1, "latter": -1,
                   "1st": 0, "2nd": 1, "3rd": 2, "4th": 3, "5th": 4}
 # "Compare the first two", "the last three papers": several papers by position.
