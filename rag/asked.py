@@ -40,8 +40,15 @@ CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|
                           re.I)  # not a search: "Is there a benchmark ...?", "Do any papers ...?"
 
 
-# A capitalised word inside a sentence ("... of the Perseus cluster", "... in Andromeda").
-_INNER_CAPITALISED = re.compile(r"(?<=[a-z0-9,(] )[A-Z][a-z]{2,}\b")
+# A capitalised word after a lower-case one or a comma: a name, not a sentence's first word ("Qwen-family" too).
+_MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'](?!(?:family|series|based|style|like)\b))")
+
+
+def capitalised_names(question: str) -> list[str]:
+    """Capitalised words inside a sentence that are no English word ("Qwen", "Perseus"); an adjective made of a name
+    ("Gaussian", "Bayesian", "Euclidean") describes a method instead."""
+    return [m.group(1) for m in _MID_SENTENCE_CAPITALISED.finditer(question)
+            if m.group(1).lower() not in dictionary_words() and not m.group(1).endswith(("ian", "ean"))]
 
 
 def proper_names(question: str) -> list[str]:
@@ -52,8 +59,7 @@ def proper_names(question: str) -> list[str]:
         return []  # "Does PhyProbe use V-JEPA?": a name checked of a paper is a detail it may not state, not a topic
     names = coined_terms(question, everyday=True)
     names += [m.group() for m in re.finditer(r"(?<![\w-])\d+[a-z]{2,}\b", question)]  # "2024uwq"
-    names += [m.group() for m in _INNER_CAPITALISED.finditer(question)
-              if m.group().lower() not in dictionary_words() and not m.group().endswith(("ian", "ean"))]
+    names += capitalised_names(question)
     return list(dict.fromkeys(n for n in names if not is_common_acronym(n) and not _english_compound(n)))
 
 

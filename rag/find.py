@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rag.asked import coined_terms
+from rag.asked import capitalised_names, coined_terms
 from rag.list_answer import WHICH_MAX_PAPERS
 from rag.relevance import GAP_MIN_PAPERS, defines_otherwise
 from rag.retrieve import PaperFilters, PaperHit
@@ -20,8 +20,6 @@ RARE_WORD_MIN_LETTERS = 6
 RARE_WORD_SHARE = 0.001
 RARE_WORD_PAPERS = 3
 MAX_MENTIONED = 2
-# A capitalised word after a lower-case one or a comma: a name, not a sentence's first word ("Qwen-family" too).
-_MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'](?!(?:family|series|based|style|like)\b))")
 # Words ruling out what follows: "Qwen3 models (not Qwen2.5)".
 _RULED_OUT = r"\b(?:not|except|excluding|other than|besides|apart from|rather than|instead of|but not)"
 
@@ -156,8 +154,7 @@ def model_names(question: str) -> list[str]:
     """Terms that may name a model, dataset or tool: the coined terms ("Qwen3-VL", "LLaMA", "GSM8K"), and
     capitalised words inside a sentence that are no English word ("Qwen", "Mistral"); an adjective made of a name
     ("Gaussian", "Bayesian", "Euclidean") describes a method instead."""
-    capitalised = [m.group(1) for m in _MID_SENTENCE_CAPITALISED.finditer(question)
-                   if m.group(1).lower() not in dictionary_words() and not m.group(1).endswith(("ian", "ean"))]
+    capitalised = capitalised_names(question)
     # An all-capital acronym ("DNA", "CLIP") is as often a topic as a tool: ``mentioned`` pins it only when rare.
     coined = [t for t in coined_terms(question, everyday=True) if not (t.isupper() and t.isalpha())]
     coined = [re.sub(r"-(?:family|series|generation|based|style|like|class|sized?)$", "", t, flags=re.I) for t in coined]

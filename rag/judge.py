@@ -318,7 +318,8 @@ class PaperJudge:
         names = proper_names(question)
         if not names:
             return
-        unwritten = [[n for n in names if not self.writes(paper.paper, n)] for paper in verdict.chosen]
+        said = [self.said(hit.paper).lower() for hit in verdict.chosen]
+        unwritten = [[n for n in names if not self.writes(text, n)] for text in said]
         kept = [hit for hit, missing in zip(verdict.chosen, unwritten) if not missing]
         if kept:
             verdict.chosen = kept
@@ -326,13 +327,13 @@ class PaperJudge:
         verdict.chosen, verdict.hedged = verdict.chosen[:1], True
         verdict.gap = verdict.gap or f"The papers nearest to it never mention “{unwritten[0][0]}”."
 
-    def writes(self, paper: Paper, name: str) -> bool:
-        """Whether the paper writes the name, or what it stands for ("NIR": "near-infrared"), or one typo from it
-        ("PipeFSP"); of a compound, its parts that are names ("LLM" of "LLM-driven")."""
-        text = self.said(paper).lower()
+    def writes(self, text: str, name: str) -> bool:
+        """Whether a paper's lower-cased text (``said``) writes the name, or what it stands for ("NIR":
+        "near-infrared"), or one typo from it ("PipeFSP"); of a compound, its parts that are names ("LLM" of
+        "LLM-driven")."""
         parts = [p for p in re.split(r"[-/]", name) if p and p.lower() not in dictionary_words()] if "-" in name else []
         if parts and len(parts) < len(name.split("-")):
-            return all(self.writes(paper, part) for part in parts)
+            return all(self.writes(text, part) for part in parts)
         forms = self.chat.glossary.spelled_out(name) or self.chat.glossary.long_forms(name)
         if name.lower() in text or any(form.lower() in text for form in forms):
             return True
