@@ -72,6 +72,7 @@ def main() -> None:
             ok = bool(gold & cited)
             scores[f"{kind} cited"].append(float(ok))
             scores[f"{kind} refused"].append(float(answer.refused))
+            scores["lookups hedged (on-topic)"].append(float(answer.hedged))
         if not ok:
             failures.append(f"  {row['id']} {kind} refused={answer.refused} hedged={answer.hedged}: {row['question']}")
     print(f"{len(chat.papers())} papers, {sum(1 for _ in questions.open())} questions ({args.set})")

@@ -5,7 +5,6 @@ through (a rare word of the question no candidate uses, a facet, a kind of data,
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -13,10 +12,10 @@ from typing import TypeVar
 import numpy as np
 
 from rag.answerable import AnswerableModel, answerable_model
-from rag.asked import proper_names
 from rag.details import DetailAsk
 from rag.find import RESCORE_POOL, Candidates, model_names
 from rag.intent import Intent, QuestionKind
+from rag.names import NameCheck
 from rag.relevance import (
     GAP_MIN_PAPERS,
     absent_terms,
@@ -31,7 +30,7 @@ from rag.relevance import (
     unmet_modalities,
 )
 from rag.retrieve import PaperHit
-from rag.terms import content_words, dictionary_words, mentions_term, one_edit_away, question_terms, stems
+from rag.terms import content_words, mentions_term, question_terms, stems
 from store.paper import Paper
 
 T = TypeVar("T")
@@ -141,6 +140,7 @@ class PaperJudge:
         self.chat = chat
         self.settings = chat.settings
         self.min_rel = chat.settings.retrieval.min_relevance
+        self.names = NameCheck(chat)
 
     def rescore(self, question: str, hits: list[PaperHit],
                 coverage_weight: float = COVERAGE_WEIGHT) -> list[tuple[float, PaperHit]]:
@@ -312,32 +312,15 @@ class PaperJudge:
         return verdict
 
     def hedge_other_names(self, question: str, verdict: Verdict) -> None:
-        """Keeps the chosen papers writing every name the question uses (rag.asked.proper_names), or, when none does,
-        hedges the best: asked of "XRISM spectroscopy of the Perseus cluster", the XRISM paper on Hydra-A is only the
-        closest, whatever its score; so is a paper on another drug, object or model."""
-        names = proper_names(question)
-        if not names:
-            return
-        said = [self.said(hit.paper).lower() for hit in verdict.chosen]
-        unwritten = [[n for n in names if not self.writes(text, n)] for text in said]
-        kept = [hit for hit, missing in zip(verdict.chosen, unwritten) if not missing]
-        if kept:
-            verdict.chosen = kept
-            return
-        verdict.chosen, verdict.hedged = verdict.chosen[:1], True
-        verdict.gap = verdict.gap or f"The papers nearest to it never mention “{unwritten[0][0]}”."
-
-    def writes(self, text: str, name: str) -> bool:
-        """Whether a paper's lower-cased text (``said``) writes the name, or what it stands for ("NIR":
-        "near-infrared"), or one typo from it ("PipeFSP"); of a compound, its parts that are names ("LLM" of
-        "LLM-driven")."""
-        parts = [p for p in re.split(r"[-/]", name) if p and p.lower() not in dictionary_words()] if "-" in name else []
-        if parts and len(parts) < len(name.split("-")):
-            return all(self.writes(text, part) for part in parts)
-        forms = self.chat.glossary.spelled_out(name) or self.chat.glossary.long_forms(name)
-        if name.lower() in text or any(form.lower() in text for form in forms):
-            return True
-        return len(name) >= 6 and bool(one_edit_away(name.lower()) & set(re.findall(r"[\w+./-]+", text)))
+        """Keeps the chosen papers writing every name and term of art the question rests on (rag.names), or, when
+        none does, hedges the best: asked of "XRISM spectroscopy of the Perseus cluster", the XRISM paper on Hydra-A
+        is only the closest, whatever its score; so is a cholera model asked about dengue."""
+        unwritten = self.names.unwritten(question, [hit.paper for hit in verdict.chosen])
+        if all(unwritten):
+            verdict.chosen, verdict.hedged = verdict.chosen[:1], True
+            verdict.gap = verdict.gap or f"The papers nearest to it never mention “{unwritten[0][0]}”."
+        else:
+            verdict.chosen = [hit for hit, missing in zip(verdict.chosen, unwritten) if not missing]
 
     def verdict(self, question: str, intent: Intent, found: Candidates) -> Verdict:
         """The papers named, or the rescored candidates through the gates and the calibrated decision."""

@@ -225,12 +225,12 @@ def topic_words(question: str) -> list[str]:
     return sorted(w for w in words if w not in skip and w in content_words(w) and w not in ASKING_WORDS)
 
 
-def absent_terms(question: str, stats: TermStats) -> list[str]:
-    """Question words no loaded abstract uses in any form, in a corpus large enough for that to mean something. A
-    long word one typo from a word the corpus uses ("hallucinaton") is a typo, not an absent topic, unless it is a
-    common English word itself ("reactor" is not a typo of "refactor")."""
+def absent_terms(question: str, stats: TermStats, any_size: bool = False) -> list[str]:
+    """Question words no loaded abstract uses in any form, in a corpus large enough for that to mean something (or
+    of any size, ``any_size``). A long word one typo from a word the corpus uses ("hallucinaton") is a typo, not an
+    absent topic, unless it is a common English word itself ("reactor" is not a typo of "refactor")."""
     known = stats.stem_df
-    return [w for w in _gap_words(question, stats)
+    return [w for w in (topic_words(question) if any_size else _gap_words(question, stats))
             if snowball_stem(w) not in known and base_stem(snowball_stem(w)) not in known
             and (len(w) < TYPO_MIN_LETTERS or w in dictionary_words()
                  or not any(snowball_stem(v) in known for v in one_edit_away(w)))]

@@ -174,6 +174,27 @@ def dictionary_words() -> frozenset[str]:
     return frozenset(w for w in vocab if w.isalpha())
 
 
+# Endings and beginnings an English word takes without becoming another: "cheaply", "rebuilds", "underconfident".
+_INFLECTIONS = re.compile(r"(?:s|es|ed|d|ing|ly|er|ers|y|ies)$")
+_PREFIXES = re.compile(r"^(?:re|un|under|over|de|mis|pre|non|self)")
+
+
+def is_english(word: str) -> bool:
+    """Whether a lower-case word is an English word, inflected, prefixed, or two of them run together ("blowup",
+    "chatbots"), rather than a term of art or a name ("dengue", "glioblastoma", "falciparum")."""
+    words = dictionary_words()
+    if word in words:
+        return True
+    bare = _PREFIXES.sub("", word)
+    for form in {word, bare}:
+        for cut in (form, _INFLECTIONS.sub("", form)):
+            if len(cut) >= 3 and (cut in words or cut + "e" in words or (len(cut) > 3 and cut[-1] == cut[-2]
+                                                                          and cut[:-1] in words)):
+                return True
+    return any(word[:i] in words and (word[i:] in words or _INFLECTIONS.sub("", word[i:]) in words)
+               for i in range(3, len(word) - 1))
+
+
 # A question word this long may be a clipped form of an abstract's word ("backprop" ~ "backpropagation").
 CLIPPED_MIN_LETTERS = 6
 

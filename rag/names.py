@@ -1,0 +1,75 @@
+"""The names and terms of art a question rests on, and whether a paper writes them: a paper that never writes
+"M81", "Perseus" or "dengue" is about another object, cluster or disease, however near its wording."""
+
+from __future__ import annotations
+
+import re
+
+from rag.asked import CLAIM_CHECK, proper_names
+from rag.relevance import absent_terms, essential_words
+from rag.terms import dictionary_words, is_english, one_edit_away
+from store.paper import Paper
+
+# A term of art no longer than this may be an acronym typed in lower case ("npu", "gpus"), not an absent topic.
+UNHEARD_MIN_LETTERS = 4
+# A name at least this share of the loaded papers write is the field's common vocabulary ("JWST", "Gaia", "SDSS" in
+# an astronomy corpus), which a question uses to set the scene, not to tell one paper from another.
+COMMON_NAME_SHARE = 0.05
+# Subscript digits as LaTeX-resolved abstracts write them ("H₂" for "H2").
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+class NameCheck:
+    """Which of the question's names and unheard terms of art each paper leaves unwritten."""
+
+    def __init__(self, chat):
+        self.chat = chat
+
+    def unwritten(self, question: str, papers: list[Paper]) -> list[list[str]]:
+        """For each paper, the names (rag.asked.proper_names) and unheard terms of art of the question it never
+        writes, nor spells out; the corpus's common names aside."""
+        names = [n for n in proper_names(question) if not self.common(n)] + self.unheard_terms(question)
+        if not names:
+            return [[] for _ in papers]
+        texts = [self.searchable(paper) for paper in papers]
+        return [[n for n in names if not self.writes(text, n)] for text in texts]
+
+    def unheard_terms(self, question: str) -> list[str]:
+        """The terms of art the question rests on that no loaded abstract uses, at any corpus size: "dengue" asked of
+        a cholera model, "glioblastoma" of a brain-metastases dataset. An English word no abstract uses may be the
+        asker's paraphrase ("blurry", "underconfident"); a term of art (rag.terms.is_english) is not; a yes/no
+        check's terms are the not-stated path's."""
+        if CLAIM_CHECK.search(question):
+            return []
+        absent = [w for w in absent_terms(question, self.chat.term_stats, any_size=True)
+                  if len(w) > UNHEARD_MIN_LETTERS and not is_english(w)]
+        return essential_words(question, absent, self.chat.embed_texts) if absent else []
+
+    def common(self, name: str) -> bool:
+        """Whether COMMON_NAME_SHARE of the loaded papers write the name."""
+        pattern = re.compile(rf"(?<![\w-]){re.escape(name.lower())}(?![\w-])")
+        texts = self.chat.catalog.lower_texts()
+        return sum(1 for text in texts.values() if pattern.search(text)) >= COMMON_NAME_SHARE * max(len(texts), 1)
+
+    def searchable(self, paper: Paper) -> str:
+        """The paper's title and abstract, acronyms spelled out, lower-cased, subscripts as digits."""
+        return f"{paper.title} {self.chat.glossary.with_long_forms(paper.text)}".lower().translate(_SUBSCRIPTS)
+
+    def writes(self, text: str, name: str) -> bool:
+        """Whether a paper's ``searchable`` text writes the name: as is or without spaces ("21cm"), as the words its
+        letters stand for ("CMB": "cosmic microwave background"), or one typo from it ("PipeFSP"); of a compound,
+        its parts that are names ("LLM" of "LLM-driven"); of a plural acronym, its singular."""
+        pieces = [p for p in re.split(r"[-/]", name) if p]
+        parts = [p for p in pieces if p.lower() not in dictionary_words()]
+        if len(pieces) > 1 and parts:  # "B7-H3/CD276" written "CD276/B7-H3"
+            return all(self.writes(text, part) for part in parts)
+        if re.fullmatch(r"[A-Z]{2,}s", name):  # "CTLs": "CTL"
+            name = name[:-1]
+        low = name.lower()
+        forms = self.chat.glossary.spelled_out(name) or self.chat.glossary.long_forms(name)
+        if low in text or low in text.replace(" ", "") or any(form.lower() in text for form in forms):
+            return True
+        if name.isupper() and name.isalpha() and 2 <= len(name) <= 6 and re.search(
+                r"\b" + r"[\w]*[\s-]+".join(re.escape(c) for c in low) + r"\w*", text):
+            return True  # its initials: "cosmic microwave background"
+        return len(name) >= 6 and bool(one_edit_away(low) & set(re.findall(r"[\w+./-]+", text)))
