@@ -16,6 +16,10 @@ MIN_ALIAS_CHARS = 3
 # A name of several words this long is still found with one letter wrong, added or missing ("Patch Rebith Inversion").
 MIN_FUZZY_CHARS = 12
 _WORD = re.compile(r"[A-Za-z0-9]+")
+# A quoted span: 'Upper bound for the stability of Boolean networks', “...”; an apostrophe inside a word does not end it.
+_QUOTED = re.compile(r"(?:^|(?<=[\s(]))['‘\"“](.+?)['’\"”](?=[\s?.,!:;)]|$)")
+# A quoted title names a paper from this many words ("'Gaia's faintest stars'"), not a quoted phrase ("'zero-shot'").
+QUOTED_TITLE_WORDS = 3
 # A name's hyphenated tail that can be dropped: a size or version ("1K", "8B", "v2") or a generic word ("Bench").
 _SIZE_OR_VERSION = re.compile(r"^(?:v?\d+(?:\.\d+)?[A-Za-z]{0,2}|[A-Za-z]\d+(?:\.\d+)?|bench(?:mark)?|net|data(?:set)?)$", re.I)
 _ACRONYM_IN_PARENS = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,15})\)")
@@ -182,11 +186,23 @@ class PaperCatalog:
                     continue
                 for pid in hits:
                     found.setdefault(pid, (words[start].start(), end))
+        for quote in _QUOTED.finditer(text):  # a title quoted in full or shortened: 'Gaia's faintest stars'
+            for pid in self.titled(quote.group(1)):
+                found.setdefault(pid, quote.span(1))
         for slot in _NAME_SLOT.finditer(text):
             for group in ("alone", "left", "right"):
                 for pid in self._by_exact_lower.get((slot.group(group) or "").lower(), ()):
                     found.setdefault(pid, slot.span(group))
         return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1]))
+
+    def titled(self, quoted: str) -> list[str]:
+        """The one paper whose title is, starts with or holds the quoted words (at least QUOTED_TITLE_WORDS), if one."""
+        words = _WORD.findall(quoted.lower())
+        if len(words) < QUOTED_TITLE_WORDS:
+            return []
+        key = f" {' '.join(words)} "
+        hits = [pid for pid, paper in self.papers.items() if key in f" {' '.join(_WORD.findall(paper.title.lower()))} "]
+        return hits if len(hits) == 1 else []
 
     def without_name(self, text: str, paper_id: str) -> str:
         """The text with the paper's name cut out: what it asks of that paper ("How much faster is Patch Rebirth

@@ -62,18 +62,28 @@ class ComparisonWriter:
             ids += [x.hit.paper.paper_id for x in scored if x.hit.paper.paper_id not in ids][:max(0, count - len(ids))]
             return ids[:MAX_COMPARED], max(found, len(ids))
         ids = list(pinned)
-        close_calls: list[tuple[int, list[Paper]]] = []  # a described side's index, and its candidates near the best
-        for side in intent.described:
+        found: dict[int, tuple[str, list[Paper]]] = {}  # each described side's paper, and its candidates near the best
+        candidates = {}  # each described side's rescored candidates; a side naming a paper takes it at once
+        for n, side in enumerate(intent.described):
             side = self.chat.glossary.in_field_terms(side)
             hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in ids]
             named = [h for h in hits if h.named]
             if named:
-                ids.append(named[0].paper.paper_id)
-                continue
-            scored = self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)
+                found[n] = (named[0].paper.paper_id, [])
+            else:
+                candidates[n] = self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)
+        # the surest side picks first: "the GOODS-N AGN clustering paper" takes its paper before "the GOODS-N broad
+        # Hα emitter census" can, which then finds its own among the rest
+        for n in sorted(candidates, key=lambda n: -candidates[n][0][0] if candidates[n] else 0.0):
+            taken = set(ids) | {pid for pid, _ in found.values()}
+            scored = [(score, h) for score, h in candidates[n] if h.paper.paper_id not in taken]
             if self.judge.answerable(scored, margin=0.0):
-                ids.append(scored[0][1].paper.paper_id)
-                close_calls.append((len(ids) - 1, [h.paper for s, h in scored if s >= scored[0][0] - SAME_YEAR_MARGIN]))
+                found[n] = (scored[0][1].paper.paper_id, [h.paper for s, h in scored if s >= scored[0][0] - SAME_YEAR_MARGIN])
+        close_calls: list[tuple[int, list[Paper]]] = []  # a described side's index, and its candidates near the best
+        for n in sorted(found):  # in the question's order
+            ids.append(found[n][0])
+            if found[n][1]:
+                close_calls.append((len(ids) - 1, found[n][1]))
         # "the dehazing paper and the motion deblurring one": one batch, the newest of the papers found
         newest = max((y for y in (self.chat.catalog.papers[pid].year for pid in ids) if y is not None), default=None)
         for index, close in close_calls:

@@ -76,7 +76,8 @@ _SIDE_LEAD = re.compile(
     # a claim checked of both: "Is it true that both X and Y ...", "Can you confirm that ..."
     r"|is\s+it\s+(?:true|correct|right|the\s+case)\s+that\s+|(?:can\s+you\s+)?confirm\s+(?:that\s+)?|both\s+"
     r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?|please\s+"
-    r"|(?:the\s+)?differences?\s+between\s+|between\s+"
+    r"|(?:what(?:'s|\s+is|\s+are)\s+)?(?:the\s+)?(?:main\s+|key\s+)?differences?\s+(?:in\s+\w+\s+)?between\s+"
+    r"|between\s+"
     # two subjects: "Do the cache work and the theory paper share ...?" (not "Does the training-framework one ...")
     r"|(?:do|are|were)\s+(?=(?:the|these|those)\s))+",
     re.I,
@@ -270,11 +271,11 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
             continue
         piece = _SIDE_LEAD.sub("", carry + piece)
         lead_in = next((m for m in reversed(list(_LEAD_IN.finditer(piece)))
-                        if _DESCRIPTION_START.search(piece[m.end():].strip())), None)
+                        if _DESCRIPTION_START.search(_SIDE_LEAD.sub("", piece[m.end():].strip()))), None)
         if lead_in and not _DESCRIPTION_START.search(piece[:lead_in.start()].strip()):
             # "Three papers caught my eye: the convergence analysis ..., the one on ...", "which reports the larger
-            # factor — the training framework or the inversion method?"
-            piece = piece[lead_in.end():]
+            # factor — the training framework or the inversion method?", "... SSA — how does the hybrid simulator"
+            piece = _SIDE_LEAD.sub("", piece[lead_in.end():].strip())
         cut = _side_end(piece)
         ended, bracket_open = cut is not None, piece.count("(") > piece.count(")")
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
