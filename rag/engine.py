@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
 
+import numpy as np
+
 from rag.asked import asks_collection_size, asks_for_collection
 from rag.collection import theme_papers
 from rag.comparing import ComparisonWriter
@@ -24,6 +26,7 @@ from rag.lookup import LookupWriter
 from rag.plan import LLMPlanner, OfflinePlanner, QuestionPlan
 from rag.retrieve import PaperFilters
 from rag.types import Answer
+from store.paper import Paper
 
 
 class PaperChatEngine:
@@ -87,6 +90,10 @@ class PaperChatEngine:
                     answer.lead_with("No set of papers clears the list's relevance cut-off; the one that answers best:")
             return answer
         answer = yield from self.lookup(question, intent, plan.pinned, k, filters)
+        if answer.refused and plan.conversation_paper is not None and self.on_paper(question, plan.conversation_paper):
+            # "how big was the volume-limited sample?" right after a paper: found in no other paper, asked of that one
+            plan.focus = plan.conversation_paper
+            answer = yield from self.lookup(question, intent, [plan.focus.paper_id], k, filters)
         if plan.focus is not None and not answer.refused:
             answer.lead_with(f"Read as a question about {plan.focus.name}, the paper the conversation is on:")
         unloaded = self.lookups.unloaded_sides(question, plan.pinned)
@@ -95,6 +102,14 @@ class PaperChatEngine:
             answer.lead_with(f"{names} {'is' if len(unloaded) == 1 else 'are'} not among the loaded papers, so only "
                              f"{self.chat.catalog.papers[plan.pinned[0]].name} is described here.")
         return answer
+
+    def on_paper(self, question: str, paper: Paper) -> bool:
+        """Whether some sentence of the paper is at least ``min_relevance`` near the question: a new topic ("and
+        protein folding?") is not read as a question about the paper the conversation is on."""
+        sentences = self.chat.store.sentences([paper.paper_id]).get(paper.paper_id, [])
+        vectors = np.asarray([v for _, v in sentences], dtype=np.float32)
+        return bool(len(vectors)) and float(np.max(vectors @ self.chat.question_vec(question))) >= \
+            self.chat.settings.retrieval.min_relevance
 
     def lookup(self, question: str, intent: Intent, pinned: list[str], k: int | None,
                filters: PaperFilters | None) -> Generator[str, None, Answer]:

@@ -51,7 +51,7 @@ _NOT_DESCRIPTIVE = frozenset("first second third fourth fifth last former latter
                              "above following whole single".split())
 _PLURAL = re.compile(r"\b(?:both(?: of them)?|the two|these(?: two)?(?: papers)?|those(?: two)?(?: papers)?|them"
                      r"|(?<=which )one)\b", re.I)  # "which one is about training?": which of the papers discussed
-_THEY = re.compile(r"\b(?:they|their)\b", re.I)
+_THEY = re.compile(r"\b(?:they|their|them)\b", re.I)
 _LIST_ANSWER = re.compile(r"^Found \d+ papers|^\|\s*Paper\s*\|", re.M)
 # What is left of an elliptical follow-up once its reference is taken out ("and the second one?", "what about it?",
 # "same for the first one?"): it asks the previous question again, about another paper.

@@ -39,14 +39,15 @@ _OTHER_PAPERS_ASK = re.compile(r"\b(?:any|another|other|some)\s+(?:papers?|works
 class QuestionPlan:
     """What one question asks: the standalone ``question`` (a follow-up rewritten), its ``intent`` (kind, papers
     named or described, details and aspects asked), the ids of the papers it is about (``pinned``), the paper the
-    conversation is on when a short follow-up is read as about it (``focus``), and the ``filters`` with the years
-    it asks for. ``no_paper_in_years``: no loaded paper is from the years asked."""
+    conversation is on when a short follow-up is read as about it (``focus``) or when the question alone finds no
+    paper (``conversation_paper``), and the ``filters`` with the years it asks for. ``no_paper_in_years``: no loaded paper is from the years asked."""
 
     question: str
     intent: Intent
     pinned: list[str]
     filters: PaperFilters | None = None
     focus: Paper | None = None
+    conversation_paper: Paper | None = None  # the one paper the last turns were on, when the question names none
     rewritten: bool = False
     no_paper_in_years: bool = False
 
@@ -81,6 +82,8 @@ class OfflinePlanner:
         plan.pinned = list(dict.fromkeys([p.paper_id for p in resolution.papers] + intent.named))
         if history and not plan.pinned and intent.kind is not QuestionKind.COMPARISON:
             plan.focus = self.elliptical_focus(resolution.question, history, find)
+            focus, listing = papers_in_focus(history, self.chat.catalog, find)
+            plan.conversation_paper = focus[0] if len(focus) == 1 and not listing else None
             if plan.focus is not None:  # "which datasets?", "ablation contributions?": of the paper being discussed
                 plan.pinned, intent.kind = [plan.focus.paper_id], QuestionKind.LOOKUP
         if len(resolution.papers) > 1:  # "compare both papers": the rewrite names them; no side is left to find

@@ -94,3 +94,21 @@ def test_an_ordinal_of_time_is_no_paper_reference(astro_chat):
     assert resolve_followup("by how much did it change in the 3rd year?", history, chat.catalog).question.count(
         third.name) == 0
     assert third.name in resolve_followup("what does the 3rd one find?", history, chat.catalog).question
+
+
+def test_a_follow_up_no_other_paper_answers_is_asked_of_the_paper_in_the_conversation(astro_chat):
+    chat, records = astro_chat
+    bars = next(r for r in records if r["id"] == "2505.01421")
+    history = [("Is there a JWST study of how the bar fraction evolves to high redshift?",
+                f"'{bars['title']}' uses citizen-science classifications of CEERS images.")]
+    answer = chat.ask("how big was the volume-limited sample?", history=history)
+    assert not answer.refused and answer.citations[0].paper.paper_id == by_arxiv(chat, "2505.01421")
+    assert chat.ask("and which drugs lower blood pressure in rats?", history=history).refused
+
+
+def test_papers_quoted_by_title_are_compared(astro_chat):
+    chat, records = astro_chat
+    first, second = records[10], records[20]
+    answer = chat.ask(f"How do '{first['title']}' and '{second['title']}' differ?")
+    cited = {c.paper.paper_id for c in answer.citations}
+    assert answer.kind == "comparison" and {by_arxiv(chat, first["id"]), by_arxiv(chat, second["id"])} <= cited
