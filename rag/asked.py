@@ -27,7 +27,8 @@ def coined_terms(question: str, mentions: list[tuple[int, int, str]] = (), every
         inner_caps = any(c.isupper() for c in word[1:]) and not word.isupper()
         all_caps = len(letters) >= 3 and all(c.isupper() for c in letters)
         mixed_digits = bool(letters) and any(c.isdigit() for c in word) and word[0].isalpha()
-        if inner_caps or all_caps or mixed_digits:
+        designation = re.fullmatch(r"\d{4}[a-z]{2,4}", word) is not None  # "SN 2024uwq", "AT 2019dsg"
+        if inner_caps or all_caps or mixed_digits or designation:
             out.append(word)
     return out
 
@@ -58,7 +59,6 @@ def proper_names(question: str) -> list[str]:
     if CLAIM_CHECK.search(question):
         return []  # "Does PhyProbe use V-JEPA?": a name checked of a paper is a detail it may not state, not a topic
     names = coined_terms(question, everyday=True)
-    names += [m.group() for m in re.finditer(r"(?<![\w-])\d+[a-z]{2,}\b", question)]  # "2024uwq"
     names += capitalised_names(question)
     return list(dict.fromkeys(n for n in names if not is_common_acronym(n) and not _english_compound(n)))
 

@@ -16,7 +16,7 @@ from rag.extractive import (
     states_nothing,
 )
 from rag.retrieve import PaperHit
-from rag.terms import content_words
+from rag.terms import content_words, singular_stem
 from rag.types import Answer
 from store.paper import Paper
 from store.tokens import is_common_acronym
@@ -50,6 +50,10 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
             continue
         if detail.wants_number and not states_amount(text):
             continue
+        counted = {singular_stem(w.lower()) for w in detail.phrase.split()[2:] if len(w) > 2} | set(detail.terms)
+        units = " ".join(units_named(text)).lower()  # "99 FPS" counts frames per second
+        if detail.counted and not any(_counts(low, term) or term in units for term in counted):
+            continue  # "NGC 628", "Type 2 Diabetes": a number, but no count of the asked things
         if detail.wants_name and not names:
             continue
         supporting.append(text)
@@ -71,11 +75,21 @@ def _names_evaluation(text: str, names: list[str]) -> bool:
 # Counts written without the counted word or without a numeral: "16 representative MLLMs" counts models (an acronym
 # ending in M(s) after a number: LLM, VLM, MLLM, SSM); "bilingual" counts languages.
 _COUNTED_AS = {
-    "model": re.compile(r"\b\d[\d,.]*\s+(?:\S+\s+){0,3}[A-Z]{1,4}Ms?\b"),
+    "model": re.compile(r"\b\d[\d,.]*\s+(?:\S+\s+){0,6}?[A-Z]{1,4}Ms?\b"),
     "language": re.compile(r"\b(?:mono|bi|tri)-?lingual\b", re.I),
     # "how many points does it gain": a gain in percentage points, written as a percentage
     "point": re.compile(r"\b(?:by|of|gains?|improves?|\+)\s*\d[\d.]*\s*(?:%|percentage points|points|pp)", re.I),
 }
+
+
+_COUNT = r"(?:\d[\d,.]*\s*[kKmM]?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?)"
+
+
+def _counts(low_text: str, term: str) -> bool:
+    """Whether the text counts the term: a number up to six words before it ("398 disc galaxies", "eight old GCs"
+    aside), or just after it ("patients (n = 248)")."""
+    return re.search(rf"\b{_COUNT}[\s-]+(?:[\w,-]+\s+){{0,6}}?{re.escape(term)}"
+                     rf"|{re.escape(term)}\w*\s*[(:,]?\s*(?:n\s*=\s*|of\s+)?\d", low_text) is not None
 
 
 def _has_term(low_text: str, term: str) -> bool:

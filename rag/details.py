@@ -20,6 +20,7 @@ class DetailAsk:
     shape: str = ""  # when set, what the answer itself looks like ("A100", "Adam", a URL): a sentence must match it
     record: str = ""  # when set, the field of the paper's record that answers it ("authors", "venue_year")
     all_terms: bool = False  # a supporting sentence holds every term ("conversion factor"), not one of them
+    counted: bool = False  # "how many": the number must count a term ("398 disc galaxies"), not stand anywhere
 
 
 # ---- specific details ----
@@ -344,6 +345,6 @@ def asked_details(question: str) -> list[DetailAsk]:
             # "how many VLMs/MLLMs": a count of either
             stems = tuple(singular_stem(word.lower()) for word in words[-1].split("/") if word)
             terms = stems + ("dataset",) if set(stems) & _DATASET_WORDS else stems
-            found.append(DetailAsk(f"number of {counted_as}", terms, True, False))
+            found.append(DetailAsk(f"number of {counted_as}", terms, True, False, counted=True))
     # The patterns above know machine learning's details; in another field, the thing a what/which question names.
     return found or ([] if tables_in_use() else asked_focus(question))
