@@ -41,6 +41,10 @@ CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|
                           re.I)  # not a search: "Is there a benchmark ...?", "Do any papers ...?"
 
 
+# A catalogue designation, letters then a number: "IC 1613", "NGC 628", "SGR 1935".
+_CATALOG_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\s\d{2,}(?:[+-]\d+)?[A-Za-z]?(?![\w-])")
+
+
 # A capitalised word after a lower-case one or a comma: a name, not a sentence's first word ("Qwen-family" too).
 _MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'](?!(?:family|series|based|style|like)\b))")
 
@@ -59,6 +63,7 @@ def proper_names(question: str) -> list[str]:
     if CLAIM_CHECK.search(question):
         return []  # "Does PhyProbe use V-JEPA?": a name checked of a paper is a detail it may not state, not a topic
     names = coined_terms(question, everyday=True)
+    names += _CATALOG_NUMBER.findall(question)
     names += capitalised_names(question)
     return list(dict.fromkeys(n for n in names if not is_common_acronym(n) and not _english_compound(n)))
 
