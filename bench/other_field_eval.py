@@ -1,11 +1,14 @@
 """PaperChat on other fields: questions written blind by helpers who saw the abstracts only.
 
-    python bench/other_field_eval.py [--set astro-dev|astro-test|qbio] [--store DIR] [--failures]
+    python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2] [--store DIR] [--failures]
 
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
   (bench/other_field_questions.jsonl): scored once before the field-neutral work, then worked on.
 - astro-test: the same abstracts, 80 further questions (bench/other_field_test_questions.jsonl), held out.
 - qbio: 122 arXiv quantitative-biology abstracts (tests/data/qbio), 80 questions (bench/qbio_questions.jsonl), held out.
+- astro-test2, qbio2: 80 more astro-ph questions (bench/other_field_test2_questions.jsonl), and 116 other q-bio
+  abstracts (tests/data/qbio2) with 80 questions (bench/qbio2_questions.jsonl): held out from the work after the
+  first scores of astro-test and qbio.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused), not-stated details (said
 not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -31,6 +34,9 @@ SETS = {
     "astro-test": (ASTRO, REPO / "bench" / "other_field_test_questions.jsonl", "/tmp/paperchat-astro-store"),
     "qbio": (REPO / "tests" / "data" / "qbio" / "abstracts.jsonl", REPO / "bench" / "qbio_questions.jsonl",
              "/tmp/paperchat-qbio-store"),
+    "astro-test2": (ASTRO, REPO / "bench" / "other_field_test2_questions.jsonl", "/tmp/paperchat-astro-store"),
+    "qbio2": (REPO / "tests" / "data" / "qbio2" / "abstracts.jsonl", REPO / "bench" / "qbio2_questions.jsonl",
+              "/tmp/paperchat-qbio2-store"),
 }
 
 
