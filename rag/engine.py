@@ -19,15 +19,21 @@ from rag.extractive import collection_answer, refusal
 from rag.find import PaperFinder
 from rag.followup import History
 from rag.intent import Intent, QuestionKind
-from rag.judge import PaperJudge
+from rag.judge import ASPECT_WORDS, PaperJudge
 from rag.list_answer import WHICH_MAX_PAPERS
 from rag.listing import ListWriter
 from rag.lookup import LookupWriter
 from rag.plan import LLMPlanner, OfflinePlanner, QuestionPlan
+from rag.relevance import topic_words
 from rag.retrieve import PaperFilters
+from rag.terms import mentions_term, stems
 from rag.types import Answer
 from store.paper import Paper
 
+
+# A follow-up finding no paper of its own is asked of the conversation's paper when that paper writes this share of
+# its topic words.
+ON_PAPER_SHARE = 0.5
 
 class PaperChatEngine:
     """Answers one question about papers: ``stream()`` yields text pieces, then the Answer."""
@@ -104,8 +110,13 @@ class PaperChatEngine:
         return answer
 
     def on_paper(self, question: str, paper: Paper) -> bool:
-        """Whether some sentence of the paper is at least ``min_relevance`` near the question: a new topic ("and
-        protein folding?") is not read as a question about the paper the conversation is on."""
+        """Whether the question is on the paper: it writes at least half of the question's topic words (asking and
+        aspect words aside), and one of its sentences is ``min_relevance`` near it. A new topic ("what about speech
+        recognition for low-resource languages?" after PatchKV) is not read as a question about that paper."""
+        words = [w for w in topic_words(question) if w not in ASPECT_WORDS]
+        own = stems(paper.text)
+        if words and sum(mentions_term(w, own) for w in words) < ON_PAPER_SHARE * len(words):
+            return False
         sentences = self.chat.store.sentences([paper.paper_id]).get(paper.paper_id, [])
         vectors = np.asarray([v for _, v in sentences], dtype=np.float32)
         return bool(len(vectors)) and float(np.max(vectors @ self.chat.question_vec(question))) >= \
