@@ -8,7 +8,10 @@ Labelled questions (none from the held-out test split):
   helpers; each also asked again with its paper left out of the candidates (a near miss: the paper is not loaded),
   and its off-corpus questions;
 - 400 random NeurIPS papers asked for by title (the authors' words), 300 train and 100 dev, each also left out;
-- bench/questions.jsonl (our own wording; train only), at 8.4k papers and on the 38 seeds alone.
+- bench/questions.jsonl (our own wording; train only), at 8.4k papers and on the 38 seeds alone;
+- the other fields' questions (bench/other_field_eval.py, written blind over arXiv astrophysics and quantitative-biology
+  abstracts): their lookups, each also left out, and their near misses; astro-dev, qbio and astro-test2 train,
+  astro-test and qbio2 dev. The held-out sets scored after a change are never among them.
 A row's label is whether the best candidate is the paper asked for. The model is a logistic regression over
 rag.judge.signals; the two thresholds minimise, on dev: answerable questions refused + near misses and off-corpus
 questions answered without a hedge + half the answerable questions hedged (ties: fewer hedges of
@@ -33,19 +36,27 @@ from rag.answerable import MODEL_PATH, AnswerableModel  # noqa: E402
 from rag.engine import PaperChatEngine  # noqa: E402
 from rag.intent import QuestionKind  # noqa: E402
 
+sys.path.insert(0, str(REPO / "bench"))
+from other_field_eval import SETS  # noqa: E402
+
 SOURCE = "neurips-abstracts.jsonl"
+# The other fields' sets the model learns from (bench/other_field_eval.py), with the split each goes to.
+OTHER_FIELDS = {name: (*SETS[name], split) for name, split in (
+    ("astro-dev", "train"), ("qbio", "train"), ("astro-test2", "train"), ("astro-test", "dev"), ("qbio2", "dev"))}
+OTHER_FIELD_KINDS = ("described", "titled", "detail", "not_stated", "offtopic")
 ROWS = Path("/tmp/paperchat-answerable-rows.jsonl")
 ANSWERABLE_KINDS = ("lookup", "describe", "not_stated")
 
 
 def judged(engine: PaperChatEngine, question: str, gold: str | None, leave_out: bool) -> dict | None:
-    """The judge's signals on a question naming no paper, the gates' choice, and the best candidate; None when the
-    question names its paper (the model does not decide those) or is no lookup."""
+    """The judge's signals on a question naming no paper (or pinning papers by a term only they use), the gates'
+    choice, and the best candidate; None when the question names its paper (the model does not decide those), a left
+    out paper was pinned by its term, or it is no lookup."""
     plan = engine.planner.plan(question)
     if plan.kind is not QuestionKind.LOOKUP or plan.pinned:
         return None
     found = engine.find.for_lookup(plan.question, [], None, plan.filters)
-    if found.pinned:
+    if found.pinned and (leave_out or not found.by_term):
         return None
     if leave_out:
         found.hits = [h for h in found.hits if h.paper.paper_id != gold]
@@ -80,17 +91,38 @@ def collect(hard: Path, seeds: Path, splits: tuple[str, ...] = ("train", "dev"))
                 asked.append((r["question"], by_key.get(r["gold"][0]), "train", "answerable"))
             elif r.get("refuse"):
                 asked.append((r["question"], None, "train", "offcorpus"))
-        for n, (question, gold, split, group) in enumerate(asked):
-            for leave_out in ((False, True) if gold else (False,)):
-                row = judged(engine, question, gold, leave_out)
-                if row is None:
-                    continue
-                row.update(question=question, gold=gold, split=split, store=str(store),
-                           group="nearmiss" if leave_out else group,
-                           label=int(bool(gold) and not leave_out and row["best"] == gold))
-                rows.append(row)
-            if n % 100 == 0:
-                print(f"{store.name}: {n}/{len(asked)}", file=sys.stderr, flush=True)
+        rows += judged_rows(engine, asked, store.name)
+    for name, (corpus, questions, store, split) in OTHER_FIELDS.items():
+        if "train" not in splits:
+            continue
+        chat = PaperChat(store_dir=Path(store), store_bundled_corpus=False, retrieval_calibrated=False)
+        if not chat.papers():
+            chat.ingest([corpus])
+        by_line = {p.key: p.paper_id for p in chat.papers()}
+        ids = {json.loads(line)["id"]: by_line[f"{corpus.name}#{i}"] for i, line in enumerate(corpus.open())}
+        asked = [(r["question"], ids[r["gold"][0]] if r["gold"] else None, split,
+                  "answerable" if r["gold"] else "nearmiss")
+                 for r in map(json.loads, questions.open()) if r["kind"] in OTHER_FIELD_KINDS]
+        with chat.field_tables():
+            rows += judged_rows(PaperChatEngine.from_settings(chat), asked, name)
+    return rows
+
+
+def judged_rows(engine: PaperChatEngine, asked: list[tuple[str, str | None, str, str]], name: str) -> list[dict]:
+    """The judged rows of (question, gold id or None, split, group), each answerable one also with its paper left
+    out (a near miss)."""
+    rows = []
+    for n, (question, gold, split, group) in enumerate(asked):
+        for leave_out in ((False, True) if gold else (False,)):
+            row = judged(engine, question, gold, leave_out)
+            if row is None:
+                continue
+            row.update(question=question, gold=gold, split=split, store=name,
+                       group="nearmiss" if leave_out else group,
+                       label=int(bool(gold) and not leave_out and row["best"] == gold))
+            rows.append(row)
+        if n % 100 == 0:
+            print(f"{name}: {n}/{len(asked)}", file=sys.stderr, flush=True)
     return rows
 
 

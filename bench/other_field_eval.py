@@ -1,6 +1,7 @@
 """PaperChat on other fields: questions written blind by helpers who saw the abstracts only.
 
-    python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2] [--store DIR] [--failures]
+    python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3]
+                                     [--store DIR] [--failures]
 
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
   (bench/other_field_questions.jsonl): scored once before the field-neutral work, then worked on.
@@ -9,6 +10,10 @@
 - astro-test2, qbio2: 80 more astro-ph questions (bench/other_field_test2_questions.jsonl), and 116 other q-bio
   abstracts (tests/data/qbio2) with 80 questions (bench/qbio2_questions.jsonl): held out from the work after the
   first scores of astro-test and qbio.
+- astro-test3, condmat, qbio3: a third round, held out from the work after the second: 80 more astro-ph questions
+  (bench/other_field_test3_questions.jsonl), 120 arXiv condensed-matter abstracts (tests/data/condmat) with 80
+  questions (bench/condmat_questions.jsonl), and 117 further q-bio abstracts (tests/data/qbio3) with 80 questions
+  (bench/qbio3_questions.jsonl).
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused), not-stated details (said
 not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -37,6 +42,11 @@ SETS = {
     "astro-test2": (ASTRO, REPO / "bench" / "other_field_test2_questions.jsonl", "/tmp/paperchat-astro-store"),
     "qbio2": (REPO / "tests" / "data" / "qbio2" / "abstracts.jsonl", REPO / "bench" / "qbio2_questions.jsonl",
               "/tmp/paperchat-qbio2-store"),
+    "astro-test3": (ASTRO, REPO / "bench" / "other_field_test3_questions.jsonl", "/tmp/paperchat-astro-store"),
+    "condmat": (REPO / "tests" / "data" / "condmat" / "abstracts.jsonl", REPO / "bench" / "condmat_questions.jsonl",
+                "/tmp/paperchat-condmat-store"),
+    "qbio3": (REPO / "tests" / "data" / "qbio3" / "abstracts.jsonl", REPO / "bench" / "qbio3_questions.jsonl",
+              "/tmp/paperchat-qbio3-store"),
 }
 
 

@@ -17,7 +17,7 @@ from rag.list_answer import WHICH_MIN_RELEVANCE
 from rag.listing import ListWriter
 from rag.retrieve import PaperFilters
 from rag.sides import COUNTED_GROUP, GROUP_COUNTS
-from rag.sides import asked_of_each
+from rag.sides import asked_of_each, names_a_paper
 from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
 from store.paper import Paper
@@ -49,10 +49,10 @@ class ComparisonWriter:
     # ---- comparisons ----
 
     def compared_papers(self, question: str, intent: Intent, pinned: list[str],
-                        filters: PaperFilters | None) -> tuple[list[str], int]:
+                        filters: PaperFilters | None) -> tuple[list[str], int, dict[str, str]]:
         """Ids of the compared papers: named or referred-to ones, then the best paper for each described side, or
-        the first MAX_COMPARED a list of the compared group gives ("Compare the video benchmarks"); and how many
-        papers that group has (0 for no group)."""
+        the first MAX_COMPARED a list of the compared group gives ("Compare the video benchmarks"); how many
+        papers that group has (0 for no group); and the papers only closest to their side's description, by side."""
         if intent.group:
             listed, scored, _, _ = self.lists.listed_papers(f"Which papers are about {intent.group}?", None, filters)
             found = max(len(listed), sum(x.score >= WHICH_MIN_RELEVANCE for x in scored))  # as a list would count
@@ -60,7 +60,7 @@ class ComparisonWriter:
             # "the two quasi-periodic eruption papers": the asker counted them; the best ones make up the count
             count = GROUP_COUNTS.get(m.group().lower(), 0) if (m := COUNTED_GROUP.search(question)) else 0
             ids += [x.hit.paper.paper_id for x in scored if x.hit.paper.paper_id not in ids][:max(0, count - len(ids))]
-            return ids[:MAX_COMPARED], max(found, len(ids))
+            return ids[:MAX_COMPARED], max(found, len(ids)), {}
         ids = list(pinned)
         found: dict[int, tuple[str, list[Paper]]] = {}  # each described side's paper, and its candidates near the best
         candidates = {}  # each described side's rescored candidates; a side naming a paper takes it at once
@@ -79,6 +79,17 @@ class ComparisonWriter:
             scored = [(score, h) for score, h in candidates[n] if h.paper.paper_id not in taken]
             if self.judge.answerable(scored, margin=0.0):
                 found[n] = (scored[0][1].paper.paper_id, [h.paper for s, h in scored if s >= scored[0][0] - SAME_YEAR_MARGIN])
+        # The asker compares two papers: when a side described as a paper finds none surely, its closest paper is
+        # compared, said to be only that, rather than the comparison collapsing to a lookup ("the ATCA high-res
+        # follow-up paper"); a side that is a concept ("compared with a plain patch embedding") finds no paper.
+        closest = {}
+        unfound = [n for n in candidates if n not in found]
+        if len(ids) + len(found) == 1 and len(unfound) == 1 and names_a_paper(intent.described[unfound[0]]):
+            taken = set(ids) | {pid for pid, _ in found.values()}
+            scored = [h for _, h in candidates[unfound[0]] if h.paper.paper_id not in taken]
+            if scored and scored[0].relevance >= self.judge.min_rel:
+                found[unfound[0]] = (scored[0].paper.paper_id, [])
+                closest[scored[0].paper.paper_id] = intent.described[unfound[0]]
         close_calls: list[tuple[int, list[Paper]]] = []  # a described side's index, and its candidates near the best
         for n in sorted(found):  # in the question's order
             ids.append(found[n][0])
@@ -89,17 +100,21 @@ class ComparisonWriter:
         for index, close in close_calls:
             if newest is not None and self.chat.catalog.papers[ids[index]].year != newest:
                 ids[index] = next((p.paper_id for p in close if p.year == newest and p.paper_id not in ids), ids[index])
-        return ids[:MAX_COMPARED], 0
+        return ids[:MAX_COMPARED], 0, closest
 
     def compare(self, question: str, intent: Intent, pinned: list[str], k: int | None,
                 filters: PaperFilters | None) -> Iterator[str]:
-        ids, in_group = self.compared_papers(question, intent, pinned, filters)
+        ids, in_group, closest = self.compared_papers(question, intent, pinned, filters)
         if len(ids) < 2:
             answer = yield from self.lookup(question, intent, ids, k, filters)
             if in_group and not answer.refused:
                 answer.lead_with(f"Only one loaded paper is about “{intent.group}”.")
             return answer
         answer = yield from self.write(question, ids, k, filters, intent.details)
+        for pid, side in closest.items():
+            answer.hedged = True
+            answer.lead_with(f"No loaded paper is surely “{side}”; the closest, "
+                             f"**{self.chat.catalog.papers[pid].name}**, is compared.")
         if in_group > len(ids):
             answer.lead_with(f"The {len(ids)} papers most about “{intent.group}” of the {in_group} found are compared.")
         return answer

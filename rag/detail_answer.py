@@ -85,10 +85,14 @@ _COUNTED_AS = {
 _COUNT = r"(?:\d[\d,.]*\s*[kKmM]?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozens?|hundreds?|thousands?|millions?)"
 
 
+# Words a count does not reach across: "35 total spontaneous episodes from patients" counts episodes, not patients.
+_COUNT_BREAK = r"(?!(?:from|of|in|at|with|by|for|to|on|and|or|among|across|per|than|within)\b)"
+
+
 def _counts(low_text: str, term: str) -> bool:
-    """Whether the text counts the term: a number up to six words before it ("398 disc galaxies", "eight old GCs"
-    aside), or just after it ("patients (n = 248)")."""
-    return re.search(rf"\b{_COUNT}[\s-]+(?:[\w,-]+\s+){{0,6}}?{re.escape(term)}"
+    """Whether the text counts the term: a number up to six words before it, none of them a preposition or a
+    conjunction ("398 disc galaxies", "eight old GCs" aside), or just after it ("patients (n = 248)")."""
+    return re.search(rf"\b{_COUNT}[\s-]+(?:{_COUNT_BREAK}[\w,-]+\s+){{0,6}}?{re.escape(term)}"
                      rf"|{re.escape(term)}\w*\s*[(:,]?\s*(?:n\s*=\s*|of\s+)?\d", low_text) is not None
 
 

@@ -246,11 +246,14 @@ def asking_sentences(question: str) -> str:
 
 # The thing a "what/which" question asks for, in any field ("What redshift is the host at?", "Which NIRCam filters
 # were used?", "what's the host galaxy and distance of SN 2024uwq?") or the quantity "how long/far/old ..." measures
-# ("How long was the XRISM exposure?"): up to four words after the question word (and "is the", "was its"), ending
-# where the sentence goes on (a verb, a preposition, a pronoun) or at "and" (then two things are asked).
-_FOCUS_START = re.compile(r"(?:^|[.?!:;,]\s+|\b(?:and|but|so|then)\s+)(?:(what|which)(?:'s|\s+(?:is|are|was|were))?"
+# ("How long was the XRISM exposure?", "HERMES survey - what resolving power"): up to four words after the question
+# word (and "is the", "was its", "was each"), ending where the sentence goes on (a verb, a preposition, a pronoun) or
+# at "and" (then two things are asked).
+_FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\s+)"
+                          r"(?:(what|which)(?:'s|\s+(?:is|are|was|were))?"
                           r"|how\s+(?:long|far|old|large|big|massive|bright|hot|deep|wide|fast|high|strong)"
-                          r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an)\s+)?(?=[\w-])", re.I)
+                          r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
+                          re.I)
 _FOCUS_END = frozenset("""do does did is are was were be been being has have had can could will would should may might
     of for in on at to by from with as than that which who whom whose when where while if it its they them their this
     these those there he she we you i used use uses using measured found reported adopted assumed given derived

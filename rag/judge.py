@@ -107,6 +107,12 @@ class Verdict:
     probability: float | None = None
     hedged: bool = False
 
+    def hedged_for(self, lacking: str) -> "Verdict":
+        """Hedged on the best chosen paper when the question has a facet it lacks (``lacking`` says which)."""
+        if lacking and self.chosen:
+            self.chosen, self.hedged, self.gap = self.chosen[:1], True, self.gap or lacking
+        return self
+
     def decide(self, model: AnswerableModel | None, best: PaperHit) -> None:
         """By the model's probability: the papers the gates chose are given as an answer, or hedged when it is below
         ``answer_min``; when the gates chose none, the closest paper is given hedged from ``hedge_min``, else it is a
@@ -121,9 +127,11 @@ class Verdict:
             self.chosen, self.hedged = [best], True
 
 
-def signals(question: str, scored: list[tuple[float, PaperHit]], refused_by: str, papers: int) -> dict[str, float]:
+def signals(question: str, scored: list[tuple[float, PaperHit]], refused_by: str, papers: int,
+            by_term: bool = False) -> dict[str, float]:
     """What the calibrated decision reads: the best candidate's score, its lead, its best sentence, how much of the
-    question its title says, the gate that refused it (if any), the question's length and the corpus size."""
+    question its title says, the gate that refused it (if any), whether a term only it uses pinned it, the
+    question's length and the corpus size."""
     top = scored[0][0] if scored else 0.0
     second = scored[1][0] if len(scored) > 1 else 0.0
     return {
@@ -131,6 +139,7 @@ def signals(question: str, scored: list[tuple[float, PaperHit]], refused_by: str
         "title_share": title_share(question, scored[0][1].paper.title) if scored else 0.0,
         **{f"refused_by_{gate}": float(refused_by == gate) for gate in ("score", "gaps", "facets", "data", "versions")},
         "terms": min(len(question_terms(question)), 20) / 10, "log_papers": math.log10(max(papers, 1)),
+        "by_term": float(by_term),
     }
 
 class PaperJudge:
@@ -327,10 +336,15 @@ class PaperJudge:
         hits = found.hits
         if found.pinned:
             chosen = [h for h in hits if h.named][:MAX_NAMED]
-            if found.by_term and len(chosen) > 1:  # "the fog-removal one fusing NIR with ...": of the papers writing
-                scored = self.rescore(self.chat.glossary.for_search(question), chosen)  # "NIR", those the rest fits
-                chosen = [h for score, h in scored if score >= scored[0][0] - DECISIVE_MARGIN]
-            return Verdict(chosen, hits)
+            if not found.by_term:
+                return Verdict(chosen, hits)
+            # a coined term only a few papers use pins them: "NIR" in "the fog-removal one fusing NIR with ..."; of
+            # those, the ones the rest of the question fits answer, and the calibrated decision weighs the rest of
+            # the question ("omega-3 ... in Hispanic adults", asked of an omega-3 study of another population)
+            scored = self.rescore(self.chat.glossary.for_search(question), chosen)
+            chosen = [h for score, h in scored if score >= scored[0][0] - DECISIVE_MARGIN]
+            chosen, lacking = self.facets_or_closest(question, chosen, intent)
+            return self.decided(Verdict(chosen, hits), question, scored, "", by_term=True).hedged_for(lacking)
         scored = self.rescore(found.query, hits)
         hits = [h for _, h in scored] + hits[len(scored):]  # a refusal names the closest by this score
         # a list's one best paper (no set clearing its cut-off) keeps the stricter floor: it asks for a kind of paper
@@ -341,14 +355,33 @@ class PaperJudge:
         if "gaps" in gates and (lead < DECISIVE_MARGIN or len(question_terms(question)) < LONG_QUESTION):
             chosen, gap = self.without_gaps(question, chosen, lambda h: h.paper, half_will_do=lead >= CLEAR_MARGIN)
             refused_by = refused_by or ("" if chosen else "gaps")
+        lacking = ""
+        if lead >= DECISIVE_MARGIN:  # a clear leader lacking a facet is only the closest paper, not a refusal
+            chosen, lacking = self.facets_or_closest(question, chosen, intent)
         for gate, check in (("facets", lambda c: self.with_every_facet(question, c, intent.details)),
                             ("data", lambda c: self.on_asked_data(question, c, lambda h: h.paper)),
                             ("versions", lambda c: self.of_the_asked_versions(question, c))):
             if gate in gates and chosen and (gate != "facets" or lead < DECISIVE_MARGIN):
                 chosen, gap = check(chosen)
                 refused_by = refused_by or ("" if chosen else gate)
-        verdict = Verdict(chosen, hits, gap, signals(question, scored, refused_by, self.chat.term_stats.n))
-        if self.chat.settings.retrieval.calibrated and scored:
+        return self.decided(Verdict(chosen, hits, gap), question, scored, refused_by).hedged_for(lacking)
+
+    def facets_or_closest(self, question: str, chosen: list[PaperHit], intent: Intent) -> tuple[list[PaperHit], str]:
+        """The chosen papers lacking no facet of the question (``with_every_facet``), or, when all lack one, all of
+        them and that facet, to hedge on: "skull shape in bats" asked of a bird-skull study that leads every other
+        paper by far, or of a paper pinned by a term only it uses."""
+        if "facets" not in self.chat.settings.retrieval.gates or not chosen:
+            return chosen, ""
+        kept, lacking = self.with_every_facet(question, chosen, intent.details)
+        return kept or chosen, lacking
+
+    def decided(self, verdict: Verdict, question: str, scored: list[tuple[float, PaperHit]], refused_by: str,
+                by_term: bool = False) -> Verdict:
+        """The verdict with its signals, decided by the calibrated model when it is on."""
+        if not scored:
+            return verdict
+        verdict.signals = signals(question, scored, refused_by, self.chat.term_stats.n, by_term)
+        if self.chat.settings.retrieval.calibrated:
             verdict.decide(answerable_model(), scored[0][1])
         return verdict
 

@@ -156,6 +156,12 @@ _GROUP_FILLER = frozenset("papers works studies two three both other".split())
 _ONE_PAPER = re.compile(r"\b(?:paper|article|study|work)\b", re.I)
 
 
+def names_a_paper(side: str) -> bool:
+    """Whether a described side says it is a paper ("the ATCA follow-up paper"), not a concept ("a plain patch
+    embedding")."""
+    return _ONE_PAPER.search(side) is not None
+
+
 # Where a question asking something different of each paper moves on to the next one: "What datasets does PickMoment
 # use, and how fast does PhysDNet run?"
 _CLAUSE_BREAK = re.compile(r"[;?]\s+|,\s*(?:and|but|while|whereas)\s+|\s+and\s+(?=(?:for|what|how|which|does|did|is|are"

@@ -112,3 +112,12 @@ def test_papers_quoted_by_title_are_compared(astro_chat):
     answer = chat.ask(f"How do '{first['title']}' and '{second['title']}' differ?")
     cited = {c.paper.paper_id for c in answer.citations}
     assert answer.kind == "comparison" and {by_arxiv(chat, first["id"]), by_arxiv(chat, second["id"])} <= cited
+
+
+def test_a_side_described_as_a_paper_is_compared_even_when_only_closest(astro_chat):
+    chat, _ = astro_chat
+    answer = chat.ask("MeerKAT galactic plane protostars: what's the difference between the ATCA high-res follow-up "
+                      "paper and the L-band non-thermal emission paper?")
+    cited = {c.paper.paper_id for c in answer.citations}
+    assert answer.kind == "comparison"
+    assert {by_arxiv(chat, "2505.01677"), by_arxiv(chat, "2505.01683")} <= cited

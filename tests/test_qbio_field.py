@@ -1,0 +1,58 @@
+"""PaperChat on quantitative-biology papers (real arXiv q-bio abstracts, tests/data/qbio2): a question that swaps the
+paper's species, disease or population is hedged or refused while the paper's own subject is answered, and a
+detail the abstract lacks (a session length, a count it gives only of other things) is said not stated."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rag import PaperChat
+
+QBIO = Path(__file__).parent / "data" / "qbio2" / "abstracts.jsonl"
+
+
+@pytest.fixture(scope="module")
+def qbio_chat(tmp_path_factory):
+    chat = PaperChat(store_dir=tmp_path_factory.mktemp("qbio-store"), store_bundled_corpus=False)
+    assert chat.ingest([QBIO]).added == sum(1 for _ in QBIO.open()) == 116
+    return chat
+
+
+def by_arxiv(chat, arxiv_id):
+    return next(p.paper_id for p in chat.papers() if p.url.endswith(arxiv_id))
+
+
+@pytest.mark.parametrize("swapped, right, arxiv_id", [
+    ("Any paper using NCBI genomic metadata to follow the epidemiology of tuberculosis?",
+     "Any paper using NCBI genomic metadata to follow the epidemiology of Enterobacterales?", "2511.14826"),
+    ("Is the RDW to MCHC ratio a mortality predictor in the neonatal ICU?",
+     "Is the RDW to MCHC ratio a mortality predictor in critical care?", "2511.09583"),
+    ("Does MYB drive racial disparities in breast cancer?",
+     "Does MYB drive racial disparities in prostate cancer?", "2510.11959"),
+])
+def test_a_question_swapping_the_papers_subject_is_hedged_and_its_own_subject_answered(qbio_chat, swapped, right,
+                                                                                        arxiv_id):
+    swapped_answer = qbio_chat.ask(swapped)
+    assert swapped_answer.refused or swapped_answer.hedged, swapped
+    answer = qbio_chat.ask(right)
+    assert not answer.refused and not answer.hedged, right
+    assert answer.citations[0].paper.paper_id == by_arxiv(qbio_chat, arxiv_id)
+
+
+def test_a_length_the_abstract_lacks_is_said_not_stated(qbio_chat):
+    answer = qbio_chat.ask("In the yoga trial with chronically stressed pregnant women, how long was each yoga "
+                           "session?")
+    assert answer.kind == "not_stated"
+    assert answer.citations[0].paper.paper_id == by_arxiv(qbio_chat, "2510.23108")
+
+
+def test_a_count_of_other_things_is_no_count_of_the_asked_ones(qbio_chat):
+    seizures = by_arxiv(qbio_chat, "2511.20950")
+    # "34 out of 35 total spontaneous episodes from patients": a count of episodes, not of patients
+    patients = qbio_chat.ask("In the paper stabilizing fractional dynamical networks to suppress seizures, how many "
+                             "patients were the episodes recorded from?")
+    assert patients.kind == "not_stated" and patients.citations[0].paper.paper_id == seizures
+    episodes = qbio_chat.ask("In the paper stabilizing fractional dynamical networks to suppress seizures, how many "
+                             "episodes were suppressed?")
+    assert episodes.kind != "not_stated" and "34" in episodes.text
