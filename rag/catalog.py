@@ -157,9 +157,10 @@ class PaperCatalog:
         return self.papers.get(paper_id)
 
     def lower_texts(self) -> dict[str, str]:
-        """Each paper's abstract in lower case, by id: made once, searched by every question."""
+        """Each paper's title and abstract in lower case, by id: made once, searched by every question (a designation
+        may be in the title alone: "... of the IMBH Candidate SDSS J144850.08+160803.1")."""
         if not self._lower_texts:
-            self._lower_texts = {pid: p.text.lower() for pid, p in self.papers.items()}
+            self._lower_texts = {pid: f"{p.title}\n{p.text}".lower() for pid, p in self.papers.items()}
         return self._lower_texts
 
     def named_in(self, question: str) -> list[str]:

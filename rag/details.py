@@ -251,9 +251,13 @@ def asking_sentences(question: str) -> str:
 # at "and" (then two things are asked).
 _FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\s+)"
                           r"(?:(what|which)(?:'s|\s+(?:is|are|was|were))?"
-                          r"|how\s+(?:long|far|old|large|big|massive|bright|hot|deep|wide|fast|high|strong)"
+                          r"|how\s+(long|far|old|large|big|massive|bright|hot|deep|wide|fast|high|strong)"
                           r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
                           re.I)
+# What "how long/far/old ..." measures, for the answer's words.
+_MEASURED_AS = {"long": "length", "far": "distance", "old": "age", "large": "size", "big": "size", "massive": "mass",
+                "bright": "brightness", "hot": "temperature", "deep": "depth", "wide": "width", "fast": "speed",
+                "high": "height", "strong": "strength"}
 _FOCUS_END = frozenset("""do does did is are was were be been being has have had can could will would should may might
     of for in on at to by from with as than that which who whom whose when where while if it its they them their this
     these those there he she we you i used use uses using measured found reported adopted assumed given derived
@@ -298,7 +302,10 @@ def asked_focus(question: str) -> list[DetailAsk]:
             if head in ("size", "number", "count", "amount") and len(common) > 1:  # "sample size": a number of samples
                 common, wants_number = common[:-1], True
             terms = (singular_stem(head),) if len(common) == 1 else tuple(singular_stem(w) for w in common)
-            found.append(DetailAsk(" ".join(part), terms, wants_number, False, all_terms=len(common) > 1))
+            phrase = " ".join(part)  # "how long was each session": the length of each session
+            if match.group(2):
+                phrase = f"{_MEASURED_AS[match.group(2).lower()]} of the {phrase}"
+            found.append(DetailAsk(phrase, terms, wants_number, False, all_terms=len(common) > 1))
     return found
 
 

@@ -67,15 +67,16 @@ class PaperFinder:
         terms = [t.lower() for t in coined_terms(question, everyday=everyday) if t.lower() not in ruled_out]
         if not terms:
             return []
-        found = []
+        users: dict[str, list[str]] = {t: [] for t in terms}
         for paper_id, text in self.chat.catalog.lower_texts().items():
-            # A hyphenated variant counts ("GRPO" in "Sync-GRPO"), a longer word does not ("GRPOs" aside).
-            if any(t in text and re.search(rf"(?<!\w){re.escape(t)}s?(?!\w)", text) for t in terms):
-                if filters is None or filters.admits(self.chat.catalog.papers[paper_id]):
-                    found.append(paper_id)
-                    if len(found) > MAX_MENTIONED:
-                        return []  # a common term after all: not a pointer to one paper
-        return found
+            for t in terms:
+                # A hyphenated variant counts ("GRPO" in "Sync-GRPO"), a longer word does not ("GRPOs" aside).
+                if len(users[t]) <= MAX_MENTIONED and t in text and re.search(rf"(?<!\w){re.escape(t)}s?(?!\w)", text):
+                    if filters is None or filters.admits(self.chat.catalog.papers[paper_id]):
+                        users[t].append(paper_id)
+        # a common term ("SDSS") points to no paper, and leaves the rare one ("J144850.08") pointing to its own
+        found = list(dict.fromkeys(pid for t in terms if len(users[t]) <= MAX_MENTIONED for pid in users[t]))
+        return found if len(found) <= MAX_MENTIONED else []
 
     def name_users(self, question: str, filters: PaperFilters | None) -> dict[str, re.Pattern]:
         """Papers using a model, dataset or tool a list question names ("run experiments with Qwen models", "use

@@ -121,3 +121,11 @@ def test_a_side_described_as_a_paper_is_compared_even_when_only_closest(astro_ch
     cited = {c.paper.paper_id for c in answer.citations}
     assert answer.kind == "comparison"
     assert {by_arxiv(chat, "2505.01677"), by_arxiv(chat, "2505.01683")} <= cited
+
+
+def test_a_designation_only_the_title_writes_pins_its_paper(astro_chat):
+    chat, _ = astro_chat
+    # "SDSS" is common; "J144850.08+160803.1" is in that paper's title alone (its abstract says "J1448+16")
+    answer = chat.ask("What black hole mass do they get for SDSS J144850.08+160803.1?")
+    assert not answer.refused and not answer.hedged
+    assert answer.citations[0].paper.paper_id == by_arxiv(chat, "2505.03890")
