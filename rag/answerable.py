@@ -1,5 +1,5 @@
 """The calibrated decision of a lookup: the probability that the best candidate paper answers the question, from a
-logistic regression over the judge's signals (rag.judge.signals), shipped as rag/answerable_model.json and refitted
+logistic regression over the judge's signals (``signals``), shipped as rag/answerable_model.json and refitted
 with ``python bench/answerable_model.py --refit``. Two thresholds, picked on the dev split of held-out questions,
 split it into an answer, a hedged answer (the closest paper, said to be only that) and a refusal."""
 
@@ -10,6 +10,9 @@ import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+from rag.retrieve import PaperHit
+from rag.terms import content_words, question_terms
 
 MODEL_PATH = Path(__file__).with_name("answerable_model.json")
 
@@ -43,3 +46,27 @@ def answerable_model(path: Path = MODEL_PATH) -> AnswerableModel | None:
     raw = json.loads(path.read_text(encoding="utf-8"))
     return AnswerableModel(**{k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()
                               if k in AnswerableModel.__dataclass_fields__})
+
+
+def signals(question: str, scored: list[tuple[float, PaperHit]], refused_by: str, papers: int,
+            by_term: bool = False) -> dict[str, float]:
+    """What the calibrated decision reads: the best candidate's score, its lead, its best sentence, how much of the
+    question its title says, the gate that refused it (if any), whether a term only it uses pinned it, the
+    question's length and the corpus size."""
+    top = scored[0][0] if scored else 0.0
+    second = scored[1][0] if len(scored) > 1 else 0.0
+    return {
+        "score": top, "margin": top - second, "relevance": scored[0][1].relevance if scored else 0.0,
+        "title_share": title_share(question, scored[0][1].paper.title) if scored else 0.0,
+        **{f"refused_by_{gate}": float(refused_by == gate) for gate in ("score", "gaps", "facets", "data", "versions")},
+        "terms": min(len(question_terms(question)), 20) / 10, "log_papers": math.log10(max(papers, 1)),
+        "by_term": float(by_term),
+    }
+
+
+def title_share(question: str, title: str) -> float:
+    """The share of the question's topic words its best paper's title has: a question asking for a paper by its
+    title is answered, not hedged, however near its neighbours."""
+    terms = question_terms(question)
+    own = {w[:5] for w in content_words(title)}
+    return sum(w[:5] in own for w in terms) / len(terms) if terms else 0.0

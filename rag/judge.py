@@ -4,15 +4,14 @@ through (a rare word of the question no candidate uses, a facet, a kind of data,
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 import numpy as np
 
-from rag.answerable import AnswerableModel, answerable_model
-from rag.details import DetailAsk
+from rag.answerable import AnswerableModel, answerable_model, signals
+from rag.details import DetailAsk, asked_focus
 from rag.find import RESCORE_POOL, Candidates, model_names
 from rag.intent import Intent, QuestionKind
 from rag.names import NameCheck
@@ -30,7 +29,7 @@ from rag.relevance import (
     unmet_modalities,
 )
 from rag.retrieve import PaperHit
-from rag.terms import content_words, mentions_term, question_terms, stems
+from rag.terms import mentions_term, question_terms, stems
 from store.paper import Paper
 
 T = TypeVar("T")
@@ -126,21 +125,6 @@ class Verdict:
         elif self.probability >= model.hedge_min:
             self.chosen, self.hedged = [best], True
 
-
-def signals(question: str, scored: list[tuple[float, PaperHit]], refused_by: str, papers: int,
-            by_term: bool = False) -> dict[str, float]:
-    """What the calibrated decision reads: the best candidate's score, its lead, its best sentence, how much of the
-    question its title says, the gate that refused it (if any), whether a term only it uses pinned it, the
-    question's length and the corpus size."""
-    top = scored[0][0] if scored else 0.0
-    second = scored[1][0] if len(scored) > 1 else 0.0
-    return {
-        "score": top, "margin": top - second, "relevance": scored[0][1].relevance if scored else 0.0,
-        "title_share": title_share(question, scored[0][1].paper.title) if scored else 0.0,
-        **{f"refused_by_{gate}": float(refused_by == gate) for gate in ("score", "gaps", "facets", "data", "versions")},
-        "terms": min(len(question_terms(question)), 20) / 10, "log_papers": math.log10(max(papers, 1)),
-        "by_term": float(by_term),
-    }
 
 class PaperJudge:
     """Scores candidate papers against a question and keeps those that answer it, saying why when none does."""
@@ -260,13 +244,14 @@ class PaperJudge:
             return kept, ""
         return [], f"The papers nearest to it never mention “{unsaid[0][1][0]}”."
 
-    def with_every_facet(self, question: str, answers: list[PaperHit], details: list[DetailAsk]
-                         ) -> tuple[list[PaperHit], str]:
+    def with_every_facet(self, question: str, answers: list[PaperHit], details: list[DetailAsk],
+                         essential_only: bool = False) -> tuple[list[PaperHit], str]:
         """The answers lacking no facet of the question's topic (relevance.unmet_facets), and, when all lack one, that
         facet in one sentence: QuIP, on quantizing LLMs, does not answer "4-bit quantization for vision-language models".
         The details asked for ("which GPUs", "on Pythia?") are no facet: saying an abstract lacks them is the answer's
-        job."""
-        asked = [term for d in details for term in d.terms if term]
+        job. ``essential_only``: only facets the question's meaning rests on (relevance.essential_words) count, and
+        not the thing a what/which question asks for ("What statistic do they give?")."""
+        asked = [term for d in [*details, *(asked_focus(question) if essential_only else [])] for term in d.terms if term]
         names = {part.lower() for name in model_names(question) for part in name.split("-")}
         words = [w for w in topic_words(question)
                  if w not in ASPECT_WORDS and w not in names and not any(w.startswith(t) for t in asked)]
@@ -282,6 +267,10 @@ class PaperJudge:
             unsaid.append(self.chat.word_vectors.without_synonym(missing, text) if missing else [])
             vectors.append(np.asarray([v for _, v in sentences.get(paper.paper_id, [])], dtype=np.float32))
         unmet = unmet_facets(question, unsaid, vectors, self.chat.embed_texts)
+        if essential_only and any(unmet):
+            essential = set(essential_words(question, sorted({w for facets in unmet for w in facets}),
+                                            self.chat.embed_texts))
+            unmet = [[w for w in facets if w in essential] for facets in unmet]
         kept = [answer for answer, facets in zip(answers, unmet) if not facets]
         if kept:
             return kept, ""
@@ -308,7 +297,6 @@ class PaperJudge:
             return kept, ""
         asked, written = mismatched[0][0]
         return [], f"The papers nearest to it write of {written}, not {asked}."
-
 
     def choose(self, question: str, intent: Intent, found: Candidates) -> Verdict:
         """Which papers answer a lookup. Papers the question names answer it. Otherwise the rescored candidates pass
@@ -372,7 +360,7 @@ class PaperJudge:
         paper by far, or of a paper pinned by a term only it uses."""
         if "facets" not in self.chat.settings.retrieval.gates or not chosen:
             return chosen, ""
-        kept, lacking = self.with_every_facet(question, chosen, intent.details)
+        kept, lacking = self.with_every_facet(question, chosen, intent.details, essential_only=True)
         return kept or chosen, lacking
 
     def decided(self, verdict: Verdict, question: str, scored: list[tuple[float, PaperHit]], refused_by: str,
@@ -391,11 +379,3 @@ def _nearest(sentences: list[tuple[str, list[float]]], similarity: np.ndarray | 
     if count is None or similarity is None or len(sentences) <= count:
         return [text for text, _ in sentences]
     return [sentences[i][0] for i in sorted(np.argsort(-similarity)[:count])]
-
-
-def title_share(question: str, title: str) -> float:
-    """The share of the question's topic words its best paper's title has: a question asking for a paper by its
-    title is answered, not hedged, however near its neighbours."""
-    terms = question_terms(question)
-    own = {w[:5] for w in content_words(title)}
-    return sum(w[:5] in own for w in terms) / len(terms) if terms else 0.0

@@ -70,7 +70,7 @@ ASKING_WORDS = frozenset(
     anything something someone anyone anybody somebody list lists summarize summarise summary overview involve
     involves involving deal deals dealing concern concerns regarding
     really truly basically even still exactly specifically mainly simply somehow maybe
-    perhaps possibly lot lots sort thing things stuff cite cited citing tldr
+    perhaps possibly lot lots sort thing things stuff cite cited citing tldr did done doing get gets got say says said saying argue argues argued mention mentions mentioned
     you your yours we our ours me my mine us them their theirs he him his she her hers let lets
     want wants wanted need needs needed looking seek seeking recall recalled""".split()
 )

@@ -2,7 +2,6 @@
 paper's species, disease or population is hedged or refused while the paper's own subject is answered, and a
 detail the abstract lacks (a session length, a count it gives only of other things) is said not stated."""
 
-import json
 from pathlib import Path
 
 import pytest
