@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import lru_cache
 
 from rag.asked import CLAIM_CHECK, proper_names
 from rag.relevance import absent_terms, essential_words
@@ -17,6 +19,24 @@ UNHEARD_MIN_LETTERS = 4
 COMMON_NAME_SHARE = 0.05
 # Subscript digits as LaTeX-resolved abstracts write them ("H₂" for "H2").
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+# LaTeX markup left in an abstract ("Li$_{0.95}$FeAs", "\\mu SR"): dropped, so the name reads as typed.
+_LATEX_MARKUP = re.compile(r"[$_^{}\\]")
+
+
+@lru_cache(maxsize=1 << 12)
+def _letter_name(char: str) -> str:
+    """A Greek letter spelled as typed in ASCII ("μ": "mu", "Δ": "delta", "µ": "mu"); any other character as is."""
+    name = unicodedata.name(char, "")
+    if name.startswith("GREEK") and "LETTER" in name:
+        return name.split()[-1].lower()
+    return "mu" if name == "MICRO SIGN" else char
+
+
+def plain_spelling(text: str) -> str:
+    """Lower case, subscripts as digits, Greek letters spelled out, LaTeX markup dropped: "μSR" and "muSR", "Hα" and
+    "Halpha", "Li$_{0.95}$FeAs" and "Li0.95FeAs" read alike."""
+    text = _LATEX_MARKUP.sub("", text).translate(_SUBSCRIPTS)
+    return "".join(_letter_name(c) if ord(c) > 127 else c for c in text).lower()
 
 
 class NameCheck:
@@ -52,8 +72,8 @@ class NameCheck:
         return sum(1 for text in texts.values() if pattern.search(text)) >= COMMON_NAME_SHARE * max(len(texts), 1)
 
     def searchable(self, paper: Paper) -> str:
-        """The paper's title and abstract, acronyms spelled out, lower-cased, subscripts as digits."""
-        return f"{paper.title} {self.chat.glossary.with_long_forms(paper.text)}".lower().translate(_SUBSCRIPTS)
+        """The paper's title and abstract, acronyms spelled out, in ``plain_spelling``."""
+        return plain_spelling(f"{paper.title} {self.chat.glossary.with_long_forms(paper.text)}")
 
     def writes(self, text: str, name: str) -> bool:
         """Whether a paper's ``searchable`` text writes the name: as is or without spaces ("21cm"), as the words its
@@ -65,7 +85,7 @@ class NameCheck:
             return all(self.writes(text, part) for part in parts)
         if re.fullmatch(r"[A-Z]{2,}s", name):  # "CTLs": "CTL"
             name = name[:-1]
-        low = name.lower()
+        low = plain_spelling(name)
         forms = self.chat.glossary.spelled_out(name) or self.chat.glossary.long_forms(name)
         if low in text or low in text.replace(" ", "") or any(form.lower() in text for form in forms):
             return True

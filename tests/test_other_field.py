@@ -129,3 +129,12 @@ def test_a_designation_only_the_title_writes_pins_its_paper(astro_chat):
     answer = chat.ask("What black hole mass do they get for SDSS J144850.08+160803.1?")
     assert not answer.refused and not answer.hedged
     assert answer.citations[0].paper.paper_id == by_arxiv(chat, "2505.03890")
+
+
+def test_a_name_typed_in_ascii_is_the_name_written_in_greek_or_latex(astro_chat):
+    from rag.names import NameCheck
+
+    chat, _ = astro_chat
+    emitters = chat.catalog.papers[by_arxiv(chat, "2505.02895")]  # "Broad H$α$ Emitters in the GOODS-N Field"
+    assert NameCheck(chat).unwritten("broad Halpha emitters in GOODS-N?", [emitters]) == [[]]
+    assert NameCheck(chat).unwritten("broad Hbeta emitters in COSMOS?", [emitters]) != [[]]
