@@ -1,7 +1,7 @@
 """PaperChat on other fields: questions written blind by helpers who saw the abstracts only.
 
-    python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3]
-                                     [--store DIR] [--failures]
+    python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
+                                            qbio4|optics] [--store DIR] [--failures]
 
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
   (bench/other_field_questions.jsonl): scored once before the field-neutral work, then worked on.
@@ -14,6 +14,8 @@
   (bench/other_field_test3_questions.jsonl), 120 arXiv condensed-matter abstracts (tests/data/condmat) with 80
   questions (bench/condmat_questions.jsonl), and 117 further q-bio abstracts (tests/data/qbio3) with 80 questions
   (bench/qbio3_questions.jsonl).
+- qbio4, optics: a fourth round, written while the third was worked on: 125 further q-bio abstracts
+  (tests/data/qbio4) and 122 arXiv optics abstracts (tests/data/optics), 80 questions each.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused), not-stated details (said
 not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -47,6 +49,10 @@ SETS = {
                 "/tmp/paperchat-condmat-store"),
     "qbio3": (REPO / "tests" / "data" / "qbio3" / "abstracts.jsonl", REPO / "bench" / "qbio3_questions.jsonl",
               "/tmp/paperchat-qbio3-store"),
+    "qbio4": (REPO / "tests" / "data" / "qbio4" / "abstracts.jsonl", REPO / "bench" / "qbio4_questions.jsonl",
+              "/tmp/paperchat-qbio4-store"),
+    "optics": (REPO / "tests" / "data" / "optics" / "abstracts.jsonl", REPO / "bench" / "optics_questions.jsonl",
+               "/tmp/paperchat-optics-store"),
 }
 
 
