@@ -4,6 +4,7 @@ synthesis; with an LLM, the LLM writes the synthesis from the papers, the table 
 from __future__ import annotations
 
 import logging
+from functools import cache
 from collections.abc import Callable, Generator, Iterator, Sequence
 
 from rag.cite import verify_citations
@@ -12,12 +13,15 @@ from rag.details import DetailAsk, asked_details
 from rag.find import PaperFinder
 from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent
-from rag.judge import PaperJudge
+from rag.judge import CLEAR_MARGIN, PaperJudge
 from rag.list_answer import WHICH_MIN_RELEVANCE
 from rag.listing import ListWriter
+from rag.relevance import topic_coverage, topic_words
 from rag.retrieve import PaperFilters
 from rag.sides import COUNTED_GROUP, GROUP_COUNTS
 from rag.sides import asked_of_each, names_a_paper
+from rag.terms import mentions_term, stems
+from rag.retrieve import PaperHit
 from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
 from store.paper import Paper
@@ -36,6 +40,17 @@ SIDE_COVERAGE_WEIGHT = 0.5
 # and PickMoment 0.15 below a 2023 deblurring paper). The newest sets the year: a side resolved to an older paper
 # is the likelier mistake, and moving a right side to the year of a wrong one would lose both.
 SAME_YEAR_MARGIN = 0.15
+# A side found surely by no paper is compared through the paper best for the whole question (besides the other side's)
+# when that paper is among the side's first SIDE_AGREE candidates.
+SIDE_AGREE = 3
+# A question worded as a comparison but read as a lookup ("MoS2 vs NbSe2 HHG theory paper compared with the MoS2 film one")
+# compares the lookup's paper with the best other paper for the question when it counts two papers, or when that one
+# scores PAIR_MIN_SCORE and writes PAIR_UNSAID_SHARE (rare words weighing more) of the at least
+# PAIR_UNSAID_MIN topic words the first leaves unwritten: a second topic the first paper lacks and the second covers.
+# Fitted on the lookups worded as comparisons of the seeds and the seen other-field sets (106 questions).
+PAIR_MIN_SCORE = 1.4
+PAIR_UNSAID_SHARE = 0.6
+PAIR_UNSAID_MIN = 2
 
 
 class ComparisonWriter:
@@ -62,6 +77,15 @@ class ComparisonWriter:
             ids += [x.hit.paper.paper_id for x in scored if x.hit.paper.paper_id not in ids][:max(0, count - len(ids))]
             return ids[:MAX_COMPARED], max(found, len(ids)), {}
         ids = list(pinned)
+
+        @cache
+        def asked(taken: frozenset[str] = frozenset()) -> list[PaperHit]:
+            """The candidates for the whole question but those taken, best first (rescored without them: the other
+            side's paper would set the bar)."""
+            query = self.chat.glossary.for_search(question)
+            hits = [h for h in self.chat.retrieve_hits(query, 2 * SIDE_K, filters) if h.paper.paper_id not in taken]
+            return [h for _, h in self.judge.rescore(query, hits)]
+
         found: dict[int, tuple[str, list[Paper]]] = {}  # each described side's paper, and its candidates near the best
         candidates = {}  # each described side's rescored candidates; a side naming a paper takes it at once
         for n, side in enumerate(intent.described):
@@ -74,22 +98,31 @@ class ComparisonWriter:
                 candidates[n] = self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)
         # the surest side picks first: "the GOODS-N AGN clustering paper" takes its paper before "the GOODS-N broad
         # Hα emitter census" can, which then finds its own among the rest
+        one_paper = set()  # sides describing a paper another side took: "the study of socially anxious vs non-anxious ..."
         for n in sorted(candidates, key=lambda n: -candidates[n][0][0] if candidates[n] else 0.0):
             taken = set(ids) | {pid for pid, _ in found.values()}
             scored = [(score, h) for score, h in candidates[n] if h.paper.paper_id not in taken]
-            if self.judge.answerable(scored, margin=0.0):
+            if scored and candidates[n][0][1].paper.paper_id in taken and \
+                    candidates[n][0][0] - scored[0][0] >= CLEAR_MARGIN:  # its best paper is taken, well ahead
+                one_paper.add(n)
+            elif self.judge.answerable(scored, margin=0.0):
                 found[n] = (scored[0][1].paper.paper_id, [h.paper for s, h in scored if s >= scored[0][0] - SAME_YEAR_MARGIN])
-        # The asker compares two papers: when a side described as a paper finds none surely, its closest paper is
-        # compared, said to be only that, rather than the comparison collapsing to a lookup ("the ATCA high-res
-        # follow-up paper"); a side that is a concept ("compared with a plain patch embedding") finds no paper.
-        closest = {}
-        unfound = [n for n in candidates if n not in found]
-        if len(ids) + len(found) == 1 and len(unfound) == 1 and names_a_paper(intent.described[unfound[0]]):
+        # The asker compares two papers: when one side finds none surely, its closest paper is compared, said to be
+        # only that, rather than the comparison collapsing to a lookup. Closest is the paper best for the whole
+        # question besides the other side's, when the side says it is a paper ("the ATCA high-res follow-up paper",
+        # "the SEAMBH paper XII") or that paper is among the side's first candidates too ("the GOODS-N broad Halpha
+        # emitter census"); a side that is a concept ("compared with a plain patch embedding") finds no paper.
+        closest: dict[str, str] = {}
+        unfound = [n for n in candidates if n not in found and n not in one_paper]
+        if len(ids) + len(found) == 1 and len(unfound) == 1:
             taken = set(ids) | {pid for pid, _ in found.values()}
-            scored = [h for _, h in candidates[unfound[0]] if h.paper.paper_id not in taken]
-            if scored and scored[0].relevance >= self.judge.min_rel:
-                found[unfound[0]] = (scored[0].paper.paper_id, [])
-                closest[scored[0].paper.paper_id] = intent.described[unfound[0]]
+            side = [h for _, h in candidates[unfound[0]] if h.paper.paper_id not in taken]
+            best = next(iter(asked(frozenset(taken))), None)
+            agrees = best is not None and best.paper.paper_id in {h.paper.paper_id for h in side[:SIDE_AGREE]}
+            if best is not None and (agrees or names_a_paper(intent.described[unfound[0]])) \
+                    and best.relevance >= self.judge.min_rel:
+                found[unfound[0]] = (best.paper.paper_id, [])
+                closest[best.paper.paper_id] = intent.described[unfound[0]]
         close_calls: list[tuple[int, list[Paper]]] = []  # a described side's index, and its candidates near the best
         for n in sorted(found):  # in the question's order
             ids.append(found[n][0])
@@ -98,8 +131,12 @@ class ComparisonWriter:
         # "the dehazing paper and the motion deblurring one": one batch, the newest of the papers found
         newest = max((y for y in (self.chat.catalog.papers[pid].year for pid in ids) if y is not None), default=None)
         for index, close in close_calls:
-            if newest is not None and self.chat.catalog.papers[ids[index]].year != newest:
-                ids[index] = next((p.paper_id for p in close if p.year == newest and p.paper_id not in ids), ids[index])
+            year = newest if newest is not None and any(p.year == newest for p in close) else close[0].year
+            # of a side's near-equal candidates, the one the whole question is about: "both use MUSE Lyα nebulae —
+            # the quasar lifetime one and the high-z radio galaxy one" is not the XRISM radio galaxy paper
+            order = {h.paper.paper_id: rank for rank, h in enumerate(asked())}
+            same = [p for p in close if p.year == year and (p.paper_id == ids[index] or p.paper_id not in ids)]
+            ids[index] = min(same, key=lambda p: order.get(p.paper_id, len(order))).paper_id if same else ids[index]
         return ids[:MAX_COMPARED], 0, closest
 
     def compare(self, question: str, intent: Intent, pinned: list[str], k: int | None,
@@ -118,6 +155,28 @@ class ComparisonWriter:
         if in_group > len(ids):
             answer.lead_with(f"The {len(ids)} papers most about “{intent.group}” of the {in_group} found are compared.")
         return answer
+
+    def second_topic_pair(self, question: str, intent: Intent, filters: PaperFilters | None) -> list[str]:
+        """The lookup's paper and the best other paper for the question, when the question counts two papers ("two
+        Sb2Se3 photonic switch papers - one on Si, one on SiN") or that other one covers a topic the first leaves
+        unwritten (see PAIR_MIN_SCORE); else empty."""
+        verdict = self.judge.choose(question, intent, self.find.for_lookup(question, [], None, filters))
+        if not verdict.chosen:
+            return []
+        first = verdict.chosen[0].paper
+        query = self.chat.glossary.for_search(question)
+        hits = [h for h in self.chat.retrieve_hits(query, 2 * SIDE_K, filters) if h.paper.paper_id != first.paper_id]
+        scored = self.judge.rescore(query, hits)
+        if not scored or scored[0][1].relevance < self.judge.min_rel:
+            return []
+        second = scored[0][1].paper
+        if (m := COUNTED_GROUP.search(question)) is None or m.group().lower() != "two":
+            own = stems(self.judge.said(first))
+            unsaid = [w for w in topic_words(question) if not mentions_term(w, own)]
+            if len(unsaid) < PAIR_UNSAID_MIN or scored[0][0] < PAIR_MIN_SCORE or topic_coverage(
+                    unsaid, self.judge.said(second), self.chat.term_stats) < PAIR_UNSAID_SHARE:
+                return []
+        return [first.paper_id, second.paper_id]
 
     def write(self, question: str, ids: list[str], k: int | None, filters: PaperFilters | None,
                         details: Sequence[DetailAsk] = ()) -> Iterator[str]:

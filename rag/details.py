@@ -250,13 +250,16 @@ def asking_sentences(question: str) -> str:
 # word (and "is the", "was its", "was each"), ending where the sentence goes on (a verb, a preposition, a pronoun) or
 # at "and" (then two things are asked).
 _FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\s+)"
+                          # a preposition may lead: "at what temperature were ... done?", "in which year"
+                          r"(?:(?:at|in|on|to|for|from|with|by|over|under|into|within)\s+)?"
                           r"(?:(what|which)(?:'s|\s+(?:is|are|was|were))?"
-                          r"|how\s+(long|far|old|large|big|massive|bright|hot|deep|wide|fast|high|strong)"
+                          r"|how\s+(long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast|high|strong)"
                           r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
                           re.I)
 # What "how long/far/old ..." measures, for the answer's words.
 _MEASURED_AS = {"long": "length", "far": "distance", "old": "age", "large": "size", "big": "size", "massive": "mass",
-                "bright": "brightness", "hot": "temperature", "deep": "depth", "wide": "width", "fast": "speed",
+                "bright": "brightness", "hot": "temperature", "cold": "temperature", "deep": "depth", "wide": "width",
+                "thick": "thickness", "thin": "thickness", "fast": "speed",
                 "high": "height", "strong": "strength"}
 _FOCUS_END = frozenset("""do does did is are was were be been being has have had can could will would should may might
     of for in on at to by from with as than that which who whom whose when where while if it its they them their this
@@ -268,7 +271,8 @@ _NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones k
     idea ideas problem problems question questions goal goals aim aims purpose finding findings conclusion
     conclusions contribution contributions evidence mechanism mechanisms reason reasons explanation technique
     techniques framework frameworks architecture architectures main key overall general novelty difference
-    differences takeaway takeaways summary point points motivation limitation limitations advantage advantages""".split())
+    differences takeaway takeaways summary point points motivation limitation limitations advantage advantages ways
+    extent respect respects sense""".split())
 
 
 def asked_focus(question: str) -> list[DetailAsk]:
@@ -280,7 +284,8 @@ def asked_focus(question: str) -> list[DetailAsk]:
         words = []
         for token in question[match.end():].split():
             word = token.strip("?.,!;:()\"'")
-            if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+", word) or len(words) == 4:
+            if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+", word) or len(words) == 4 \
+                    or token[0] in "([":  # "the MgB2 films (textured vs single crystal)": an aside starts
                 break
             words.append(word)
             if token != word and not token.endswith("-"):

@@ -78,6 +78,8 @@ class Intent:
     details: list[DetailAsk] = field(default_factory=list)
     aspects: list[str] = field(default_factory=list)  # of the paper's abstract: "problem", "approach", "results"
     group: str = ""  # a comparison of the papers on a topic ("Compare the video benchmarks"): that topic
+    # worded as a comparison ("vs", "differ", "the two ... papers") though its wording gave fewer than two papers
+    sets_side_by_side: bool = False
 
 
 # "Which benchmarks evaluate MLLMs?": papers of a kind, asked for by the kind; "Which datasets does the deblurring
@@ -120,7 +122,8 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
         return Intent(QuestionKind.COMPARISON, named, described, details)
     if group:
         return Intent(QuestionKind.COMPARISON, group=group)
-    return Intent(QuestionKind.LOOKUP, named, details=details, aspects=asked_aspects(question))
+    return Intent(QuestionKind.LOOKUP, named, details=details, aspects=asked_aspects(question),
+                  sets_side_by_side=bool(COMPARE_CUE.search(question) or COUNTED_GROUP.search(question)))
 
 
 # What part of an abstract a question about one paper asks for (the aspects of a comparison table).

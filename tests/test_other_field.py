@@ -123,6 +123,26 @@ def test_a_side_described_as_a_paper_is_compared_even_when_only_closest(astro_ch
     assert {by_arxiv(chat, "2505.01677"), by_arxiv(chat, "2505.01683")} <= cited
 
 
+def test_a_question_counting_two_papers_compares_both(astro_chat):
+    chat, _ = astro_chat
+    # no side is parsed from "one with ..., one with ...": the lookup's paper and the best other one are compared
+    answer = chat.ask("two papers on massive protostar radio emission: one with ATCA at high resolution, one with "
+                      "MeerKAT at L-band. how do their detection rates differ?")
+    cited = {c.paper.paper_id for c in answer.citations}
+    assert answer.kind == "comparison"
+    assert {by_arxiv(chat, "2505.01677"), by_arxiv(chat, "2505.01683")} <= cited
+
+
+def test_a_series_paper_side_no_paper_matches_surely_is_compared_through_the_whole_question(astro_chat):
+    chat, _ = astro_chat
+    # "SEAMBH paper XII" finds no paper by its own words; the paper best for the whole question besides the other
+    # side's is compared, and said to be only the closest
+    answer = chat.ask("how do the SEAMBH paper XII and paper XIV Calar Alto PG quasar results differ?")
+    cited = {c.paper.paper_id for c in answer.citations}
+    assert answer.kind == "comparison" and answer.hedged
+    assert {by_arxiv(chat, "2505.01992"), by_arxiv(chat, "2505.01993")} <= cited
+
+
 def test_a_designation_only_the_title_writes_pins_its_paper(astro_chat):
     chat, _ = astro_chat
     # "SDSS" is common; "J144850.08+160803.1" is in that paper's title alone (its abstract says "J1448+16")

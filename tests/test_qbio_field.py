@@ -55,3 +55,18 @@ def test_a_count_of_other_things_is_no_count_of_the_asked_ones(qbio_chat):
     episodes = qbio_chat.ask("In the paper stabilizing fractional dynamical networks to suppress seizures, how many "
                              "episodes were suppressed?")
     assert episodes.kind != "not_stated" and "34" in episodes.text
+
+
+def test_a_detail_asked_after_a_preposition_is_said_not_stated(qbio_chat):
+    # "at what sampling rate ...": the thing asked follows the preposition; the abstract gives no sampling rate
+    answer = qbio_chat.ask("at what sampling rate was the EEG recorded in the large-Laplacian re-referencing study?")
+    assert answer.kind == "not_stated" and "sampling rate" in answer.text
+    assert answer.citations[0].paper.paper_id == by_arxiv(qbio_chat, "2510.10733")
+
+
+def test_versus_inside_one_papers_description_asks_about_that_paper_alone(qbio_chat):
+    # both "sides" of "re-referenced vs common-average EEG" find the re-referencing study first: one paper, not two
+    answer = qbio_chat.ask("in the P300 speller study of re-referenced vs common-average EEG, how many subjects were "
+                           "recorded?")
+    assert answer.kind != "comparison"
+    assert [c.paper.paper_id for c in answer.citations][:1] == [by_arxiv(qbio_chat, "2510.10733")]
