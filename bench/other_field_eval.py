@@ -17,8 +17,8 @@
 - qbio4, optics: a fourth round, written while the third was worked on: 125 further q-bio abstracts
   (tests/data/qbio4) and 122 arXiv optics abstracts (tests/data/optics), 80 questions each.
 
-Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused), not-stated details (said
-not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
+Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
+though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
 misses (answered as a hit, hedged, refused).
 """
 
@@ -95,6 +95,8 @@ def main() -> None:
             scores[f"{kind} cited"].append(float(ok))
             scores[f"{kind} refused"].append(float(answer.refused))
             scores["lookups hedged (on-topic)"].append(float(answer.hedged))
+            # the paper is cited, but its abstract is said not to state what the question asks (which it does)
+            scores["lookups said not stated"].append(float(answer.kind == "not_stated"))
         if not ok:
             failures.append(f"  {row['id']} {kind} refused={answer.refused} hedged={answer.hedged}: {row['question']}")
     print(f"{len(chat.papers())} papers, {sum(1 for _ in questions.open())} questions ({args.set})")

@@ -167,9 +167,14 @@ _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
 
 # Words that end what "how many" counts ("how many GPUs did", "how many layers in", "how many GPUs and how many hours",
 # "how many models each one evaluated").
+# Verbs that follow the asked thing in a question ("what scale height comes out", "how many candidates came out",
+# "which gene ended up most synergistic"): the thing asked ends before them.
+_VERBS_AFTER_SUBJECT = frozenset("""come comes came go goes went get gets got give gives gave make makes made take takes
+    took see sees saw show shows turn turns end ends happen happens lead leads led look looks seem seems stay stays
+    remain remains appear appears become becomes became keep keeps kept like""".split())
 _COUNTED_END = frozenset("""do does did is are was were be been have has had can could will would in of on for to and or
-    each every per the a an it its their this that these those with at by from as than used took take takes taking
-    participated contributed joined helped worked annotated labeled labelled rated needed went got made""".split())
+    each every per the a an it its their this that these those with at by from as than used taking participated
+    contributed joined helped worked annotated labeled labelled rated needed""".split()) | _VERBS_AFTER_SUBJECT
 
 
 # What an asker may call the datasets a benchmark is built from ("how many public source collections ...?": "Built from
@@ -264,7 +269,7 @@ _MEASURED_AS = {"long": "length", "far": "distance", "old": "age", "large": "siz
 _FOCUS_END = frozenset("""do does did is are was were be been being has have had can could will would should may might
     of for in on at to by from with as than that which who whom whose when where while if it its they them their this
     these those there he she we you i used use uses using measured found reported adopted assumed given derived
-    obtained chosen applied observed seen needed made taken shown was""".split())
+    obtained chosen applied observed seen needed made taken shown was""".split()) | _VERBS_AFTER_SUBJECT
 # Words naming no detail but the whole paper or a part of its story ("Which study ...", "What kind of ...", "What
 # problem ..."): those questions are lookups, or aspects (rag.intent.asked_aspects).
 _NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones kind type sort way thing things part role
@@ -287,6 +292,8 @@ def asked_focus(question: str) -> list[DetailAsk]:
             if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+", word) or len(words) == 4 \
                     or token[0] in "([":  # "the MgB2 films (textured vs single crystal)": an aside starts
                 break
+            if words and word.islower() and word.endswith("ed") and len(word) > 4:
+                break  # a verb after the thing asked: "which host property correlated most"
             words.append(word)
             if token != word and not token.endswith("-"):
                 break  # "?" or "," ends the phrase

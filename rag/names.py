@@ -76,7 +76,7 @@ class NameCheck:
         return plain_spelling(f"{paper.title} {self.chat.glossary.with_long_forms(paper.text)}")
 
     def writes(self, text: str, name: str) -> bool:
-        """Whether a paper's ``searchable`` text writes the name: as is or without spaces ("21cm"), as the words its
+        """Whether a paper's ``searchable`` text writes the name (spaced or not: "21cm"), as the words its
         letters stand for ("CMB": "cosmic microwave background"), or one typo from it ("PipeFSP"); of a compound,
         its parts that are names ("LLM" of "LLM-driven"); of a plural acronym, its singular."""
         pieces = [p for p in re.split(r"[-/]", name) if p]
@@ -87,9 +87,17 @@ class NameCheck:
             name = name[:-1]
         low = plain_spelling(name)
         forms = self.chat.glossary.spelled_out(name) or self.chat.glossary.long_forms(name)
-        if low in text or low in text.replace(" ", "") or any(form.lower() in text for form in forms):
+        if _written(low, text) or any(form.lower() in text for form in forms):
             return True
         if name.isupper() and name.isalpha() and 2 <= len(name) <= 6 and re.search(
                 r"\b" + r"[\w]*[\s-]+".join(re.escape(c) for c in low) + r"\w*", text):
             return True  # its initials: "cosmic microwave background"
         return len(name) >= 6 and bool(one_edit_away(low) & set(re.findall(r"[\w+./-]+", text)))
+
+
+def _written(name: str, text: str) -> bool:
+    """Whether the text writes the name, spaces inside it or not ("21cm": "21 cm"), but not as the start of a longer
+    number: "XXI" is not written by "And XXIII", nor "M3" by "M31"."""
+    spaced = r"\s?".join(re.escape(c) for c in name if not c.isspace())
+    longer = r"(?![ivxlc])" if re.fullmatch(r"[ivxlc]+", name) else r"(?!\d)" if name[-1:].isdigit() else ""
+    return re.search(spaced + longer, text) is not None

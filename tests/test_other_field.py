@@ -158,3 +158,14 @@ def test_a_name_typed_in_ascii_is_the_name_written_in_greek_or_latex(astro_chat)
     emitters = chat.catalog.papers[by_arxiv(chat, "2505.02895")]  # "Broad H$α$ Emitters in the GOODS-N Field"
     assert NameCheck(chat).unwritten("broad Halpha emitters in GOODS-N?", [emitters]) == [[]]
     assert NameCheck(chat).unwritten("broad Hbeta emitters in COSMOS?", [emitters]) != [[]]
+
+
+def test_a_numbered_name_is_not_written_by_a_longer_number(astro_chat):
+    from rag.names import NameCheck
+
+    chat, _ = astro_chat
+    dwarfs = chat.catalog.papers[by_arxiv(chat, "2505.04475")]  # "And VI and And XXIII's dark matter density"
+    assert NameCheck(chat).unwritten("dark matter density of Andromeda XXIII at 150 pc?", [dwarfs]) == [[]]
+    assert NameCheck(chat).unwritten("dark matter density of Andromeda XXI at 150 pc?", [dwarfs]) == [["XXI"]]
+    answer = chat.ask("What dark matter density at 150 pc does GravSphere find for And XXI?")
+    assert answer.refused or answer.hedged

@@ -70,3 +70,9 @@ def test_versus_inside_one_papers_description_asks_about_that_paper_alone(qbio_c
                            "recorded?")
     assert answer.kind != "comparison"
     assert [c.paper.paper_id for c in answer.citations][:1] == [by_arxiv(qbio_chat, "2510.10733")]
+
+
+def test_the_thing_asked_ends_before_the_verb_that_follows_it(qbio_chat):
+    answer = qbio_chat.ask("in the large-Laplacian re-referencing study, what EEG sampling rate ended up being used?")
+    assert answer.kind == "not_stated"
+    assert "does not state the EEG sampling rate [" in answer.text  # not "the EEG sampling rate ended"
