@@ -1,7 +1,7 @@
 """PaperChat on other fields: questions written blind by helpers who saw the abstracts only.
 
     python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
-                                            qbio4|optics] [--store DIR] [--failures]
+                                            qbio4|optics|condmat2|hep] [--store DIR] [--failures]
 
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
   (bench/other_field_questions.jsonl): scored once before the field-neutral work, then worked on.
@@ -16,6 +16,9 @@
   (bench/qbio3_questions.jsonl).
 - qbio4, optics: a fourth round, written while the third was worked on: 125 further q-bio abstracts
   (tests/data/qbio4) and 122 arXiv optics abstracts (tests/data/optics), 80 questions each.
+- condmat2, hep: a fifth round, written blind while the fourth was worked on: 80 more condensed-matter questions
+  (bench/condmat2_questions.jsonl) and 122 arXiv high-energy physics abstracts (tests/data/hep, hep-ph and hep-th)
+  with 80 questions (bench/hep_questions.jsonl).
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -53,6 +56,10 @@ SETS = {
               "/tmp/paperchat-qbio4-store"),
     "optics": (REPO / "tests" / "data" / "optics" / "abstracts.jsonl", REPO / "bench" / "optics_questions.jsonl",
                "/tmp/paperchat-optics-store"),
+    "condmat2": (REPO / "tests" / "data" / "condmat" / "abstracts.jsonl", REPO / "bench" / "condmat2_questions.jsonl",
+                 "/tmp/paperchat-condmat-store"),
+    "hep": (REPO / "tests" / "data" / "hep" / "abstracts.jsonl", REPO / "bench" / "hep_questions.jsonl",
+            "/tmp/paperchat-hep-store"),
 }
 
 
