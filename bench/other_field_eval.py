@@ -1,7 +1,8 @@
 """PaperChat on other fields: questions written blind by helpers who saw the abstracts only.
 
     python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
-                                            qbio4|optics|condmat2|hep] [--store DIR] [--failures]
+                                            qbio4|optics|condmat2|hep|quantph] [--store DIR]
+                                            [--failures]
 
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
   (bench/other_field_questions.jsonl): scored once before the field-neutral work, then worked on.
@@ -19,6 +20,8 @@
 - condmat2, hep: a fifth round, written blind while the fourth was worked on: 80 more condensed-matter questions
   (bench/condmat2_questions.jsonl) and 122 arXiv high-energy physics abstracts (tests/data/hep, hep-ph and hep-th)
   with 80 questions (bench/hep_questions.jsonl).
+- quantph: a sixth round, written blind after the fifth was scored: 120 arXiv quant-ph abstracts (tests/data/quantph)
+  with 80 questions (bench/quantph_questions.jsonl).
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -60,6 +63,8 @@ SETS = {
                  "/tmp/paperchat-condmat-store"),
     "hep": (REPO / "tests" / "data" / "hep" / "abstracts.jsonl", REPO / "bench" / "hep_questions.jsonl",
             "/tmp/paperchat-hep-store"),
+    "quantph": (REPO / "tests" / "data" / "quantph" / "abstracts.jsonl", REPO / "bench" / "quantph_questions.jsonl",
+                "/tmp/paperchat-quantph-store"),
 }
 
 

@@ -24,8 +24,6 @@ class DetailAsk:
 
 
 # ---- specific details ----
-# (pattern on the question, phrase, stems to find in a sentence, wants a number, wants a name, answer shape); with a
-# shape, the stems only mark the sentence that comes closest when none matches it.
 _GPU_SHAPE = r"\b(?:[AHVLTP]\d{2,4}|RTX\s?\d{3,4}\w*|TPU\s?v?\d*|MI\d{3}|Ascend\s?\d*\w*|Gaudi\d?|Titan\s?\w+)\b"
 
 
@@ -38,7 +36,9 @@ _MODEL_NAME = (r"\b(?:GPT-?[\w.]+|Claude(?:[\s-][\d.]+)?[\w.-]*|Gemini[\w.-]*|Qw
                r"|Mistral[\w.-]*|DeepSeek[\w.-]*|InternVL[\w.-]*|LLaVA[\w.-]*|o[134](?:-mini)?)\b")
 
 
-_DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
+# Details any field's question may ask: (pattern on the question, phrase, stems to find in a sentence, wants a number,
+# wants a name, answer shape); with a shape, the stems only mark the sentence that comes closest when none matches it.
+_ANY_FIELD_DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     # An abstract rarely owns up to limits: only a sentence on the paper's own (not prior work's) answers.
     # Not those of prior work ("What failure modes of earlier methods does it fix?")
     (r"^(?!.*\b(?:fix|address|overcome|remed|tackl|mitigat|solv|resolv)\w*\b)"
@@ -53,6 +53,12 @@ _DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
      "code's availability",
      ("code", "available", "release", "open-source"), False, False,
      r"https?://|github\.com|\b(?:code|implementation)s?\b[^.]*\b(?:available|released|open-sourced|public)\b"),
+)
+
+
+# Machine learning's details (compute, hardware, training settings, models and datasets), asked only of a corpus in
+# the field of rag/acronyms.tsv: elsewhere "which accelerator facility" asks for no chip.
+_ML_DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
     (r"\bgpu[- ]?hours?\b|\bcompute budget\b|\bhow long\b.*\btrain", "training compute",
      ("gpu hour", "gpu-hour", "hour", "day"), True, False, ""),  # not "compute": "at 5.2x lower compute" is no budget
     # how long the method itself takes to run ("How long does PatchKV take to compute the patch?"): a time with its unit
@@ -325,7 +331,7 @@ def asked_details(question: str) -> list[DetailAsk]:
     """The specific details (numbers, settings, named resources, authors and venue) a question asks for, if any."""
     whole, question = question, asking_sentences(question)
     found, counted = [], []  # counted: where a specific pattern asks for a number
-    for pattern, phrase, terms, number, name, shape in _DETAILS:
+    for pattern, phrase, terms, number, name, shape in _ANY_FIELD_DETAILS + (_ML_DETAILS if tables_in_use() else ()):
         if match := re.search(pattern, question, re.I):  # "{asked}": the asker's word for it ("accuracy", "PSNR")
             found.append(DetailAsk(phrase.format(asked=match.group().split()[-1]), terms, number, name, shape))
             if number:

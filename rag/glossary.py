@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
 
-from rag.acronyms import field_acronyms, units_named
+from rag.acronyms import field_acronyms, tables_in_use, units_named
 from rag.relevance import plain_phrases
 from rag.terms import CASED_WORD, dictionary_words, phrase_key
 from store.acronyms import defined_acronyms
@@ -66,7 +66,7 @@ class AcronymGlossary:
         """The question with each long form it spells out put as the acronym where the text writes only the acronym
         ("a near-infrared camera" -> "a NIR camera" for an abstract on "NIR imagery"): each paper is matched in its
         own words, and the idea still counts once."""
-        for acronym, written, forms in _field_patterns():
+        for acronym, written, forms in _field_patterns(tables_in_use()):
             found = next(((form, m) for form, pattern in forms if (m := pattern.search(question))), None)
             if found is None or not written.search(text) or any(pattern.search(text) for _, pattern in forms):
                 continue
@@ -152,13 +152,14 @@ class AcronymGlossary:
         return None
 
 
-@lru_cache(maxsize=1)
-def _field_patterns() -> list[tuple[str, re.Pattern, list[tuple[str, re.Pattern]]]]:
+@lru_cache(maxsize=2)
+def _field_patterns(tables_apply: bool) -> list[tuple[str, re.Pattern, list[tuple[str, re.Pattern]]]]:
     """Each field acronym, a pattern finding it in a text, and patterns finding its long forms, hyphens or spaces
-    between their words, singular or plural."""
+    between their words, singular or plural; none where the field tables do not apply (``tables_apply``, the cache's
+    key: patterns built for another field's corpus must not stay for an ML one)."""
     def phrase(form: str) -> re.Pattern:
         words = r"[\s-]+".join(re.escape(w) for w in re.split(r"[\s-]+", form))
         return re.compile(rf"(?<![\w-]){words}s?(?![\w-])", re.IGNORECASE)
 
     return [(acronym, re.compile(rf"(?<![\w]){re.escape(acronym)}s?(?![\w])"), [(f, phrase(f)) for f in forms])
-            for acronym, forms in field_acronyms().items()]
+            for acronym, forms in (field_acronyms().items() if tables_apply else ())]

@@ -169,3 +169,12 @@ def test_a_numbered_name_is_not_written_by_a_longer_number(astro_chat):
     assert NameCheck(chat).unwritten("dark matter density of Andromeda XXI at 150 pc?", [dwarfs]) == [["XXI"]]
     answer = chat.ask("What dark matter density at 150 pc does GravSphere find for And XXI?")
     assert answer.refused or answer.hedged
+
+
+def test_asking_another_fields_corpus_first_leaves_the_ml_tables_whole_for_an_ml_corpus(astro_chat, seed_chat):
+    chat, _ = astro_chat
+    chat.ask("Which paper fuses a near-infrared camera with radio maps?")  # the ML tables are off for this corpus
+    physdnet = next(p for p in seed_chat.papers() if p.name == "PhysDNet")
+    with seed_chat.field_tables():
+        heard = seed_chat.glossary.in_own_words("fusing a near-infrared camera with a lidar", physdnet.text)
+    assert "NIR camera" in heard  # PhysDNet writes only "NIR": the question is matched in its words

@@ -76,3 +76,10 @@ def test_the_thing_asked_ends_before_the_verb_that_follows_it(qbio_chat):
     answer = qbio_chat.ask("in the large-Laplacian re-referencing study, what EEG sampling rate ended up being used?")
     assert answer.kind == "not_stated"
     assert "does not state the EEG sampling rate [" in answer.text  # not "the EEG sampling rate ended"
+
+
+def test_machine_learnings_detail_catalogue_stays_out_of_another_field(qbio_chat):
+    # "link" asks for a code repository only in machine learning's catalogue; here it is a link prediction result
+    answer = qbio_chat.ask("how accurate was link prediction in the drug-disease network repurposing paper?")
+    assert answer.kind != "not_stated" and "code location" not in answer.text
+    assert answer.citations[0].paper.paper_id == by_arxiv(qbio_chat, "2510.19948")
