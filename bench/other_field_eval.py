@@ -41,30 +41,25 @@ sys.path.insert(0, str(REPO))
 
 from rag import PaperChat  # noqa: E402
 
-ASTRO = REPO / "tests" / "data" / "other_field" / "abstracts.jsonl"
+def _field_set(data: str, questions: str, store: str) -> tuple[Path, Path, str]:
+    """A set's abstracts (tests/data/DATA), its questions (bench/QUESTIONS) and its default store."""
+    return REPO / "tests" / "data" / data / "abstracts.jsonl", REPO / "bench" / questions, f"/tmp/paperchat-{store}-store"
+
+
 SETS = {
-    "astro-dev": (ASTRO, REPO / "bench" / "other_field_questions.jsonl", "/tmp/paperchat-astro-store"),
-    "astro-test": (ASTRO, REPO / "bench" / "other_field_test_questions.jsonl", "/tmp/paperchat-astro-store"),
-    "qbio": (REPO / "tests" / "data" / "qbio" / "abstracts.jsonl", REPO / "bench" / "qbio_questions.jsonl",
-             "/tmp/paperchat-qbio-store"),
-    "astro-test2": (ASTRO, REPO / "bench" / "other_field_test2_questions.jsonl", "/tmp/paperchat-astro-store"),
-    "qbio2": (REPO / "tests" / "data" / "qbio2" / "abstracts.jsonl", REPO / "bench" / "qbio2_questions.jsonl",
-              "/tmp/paperchat-qbio2-store"),
-    "astro-test3": (ASTRO, REPO / "bench" / "other_field_test3_questions.jsonl", "/tmp/paperchat-astro-store"),
-    "condmat": (REPO / "tests" / "data" / "condmat" / "abstracts.jsonl", REPO / "bench" / "condmat_questions.jsonl",
-                "/tmp/paperchat-condmat-store"),
-    "qbio3": (REPO / "tests" / "data" / "qbio3" / "abstracts.jsonl", REPO / "bench" / "qbio3_questions.jsonl",
-              "/tmp/paperchat-qbio3-store"),
-    "qbio4": (REPO / "tests" / "data" / "qbio4" / "abstracts.jsonl", REPO / "bench" / "qbio4_questions.jsonl",
-              "/tmp/paperchat-qbio4-store"),
-    "optics": (REPO / "tests" / "data" / "optics" / "abstracts.jsonl", REPO / "bench" / "optics_questions.jsonl",
-               "/tmp/paperchat-optics-store"),
-    "condmat2": (REPO / "tests" / "data" / "condmat" / "abstracts.jsonl", REPO / "bench" / "condmat2_questions.jsonl",
-                 "/tmp/paperchat-condmat-store"),
-    "hep": (REPO / "tests" / "data" / "hep" / "abstracts.jsonl", REPO / "bench" / "hep_questions.jsonl",
-            "/tmp/paperchat-hep-store"),
-    "quantph": (REPO / "tests" / "data" / "quantph" / "abstracts.jsonl", REPO / "bench" / "quantph_questions.jsonl",
-                "/tmp/paperchat-quantph-store"),
+    "astro-dev": _field_set("other_field", "other_field_questions.jsonl", "astro"),
+    "astro-test": _field_set("other_field", "other_field_test_questions.jsonl", "astro"),
+    "qbio": _field_set("qbio", "qbio_questions.jsonl", "qbio"),
+    "astro-test2": _field_set("other_field", "other_field_test2_questions.jsonl", "astro"),
+    "qbio2": _field_set("qbio2", "qbio2_questions.jsonl", "qbio2"),
+    "astro-test3": _field_set("other_field", "other_field_test3_questions.jsonl", "astro"),
+    "condmat": _field_set("condmat", "condmat_questions.jsonl", "condmat"),
+    "qbio3": _field_set("qbio3", "qbio3_questions.jsonl", "qbio3"),
+    "qbio4": _field_set("qbio4", "qbio4_questions.jsonl", "qbio4"),
+    "optics": _field_set("optics", "optics_questions.jsonl", "optics"),
+    "condmat2": _field_set("condmat", "condmat2_questions.jsonl", "condmat"),
+    "hep": _field_set("hep", "hep_questions.jsonl", "hep"),
+    "quantph": _field_set("quantph", "quantph_questions.jsonl", "quantph"),
 }
 
 
