@@ -304,19 +304,23 @@ class PaperJudge:
         it names), and the calibrated model (rag.answerable), reading the score and the gates' verdicts, decides
         between an answer, a hedged answer from the closest paper, and a refusal."""
         verdict = self.verdict(question, intent, found)
-        if "names" in self.chat.settings.retrieval.gates and verdict.chosen and not (found.pinned and not found.by_term):
-            self.hedge_other_names(question, verdict)
+        named = found.pinned and not found.by_term
+        # a detail asked of a named paper is answered by saying what its abstract does not state ("A100 or H100?")
+        if "names" in self.chat.settings.retrieval.gates and verdict.chosen and not (named and intent.details):
+            self.hedge_other_names(question, verdict, named=named)
         return verdict
 
-    def hedge_other_names(self, question: str, verdict: Verdict) -> None:
+    def hedge_other_names(self, question: str, verdict: Verdict, named: bool = False) -> None:
         """Keeps the chosen papers writing every name and term of art the question rests on (rag.names), or, when
         none does, hedges the best: asked of "XRISM spectroscopy of the Perseus cluster", the XRISM paper on Hydra-A
-        is only the closest, whatever its score; so is a cholera model asked about dengue."""
+        is only the closest, whatever its score; so is a cholera model asked about dengue. Papers the question
+        names (``named``) all stay, hedged when none writes the other name: "ultrafast magneto-pressure spectroscopy
+        on La3Ni2O7", asked of the paper by that title on Pr4Ni3O10."""
         unwritten = self.names.unwritten(question, [hit.paper for hit in verdict.chosen])
         if all(unwritten):
             verdict.chosen, verdict.hedged = verdict.chosen[:1], True
             verdict.gap = verdict.gap or f"The papers nearest to it never mention “{unwritten[0][0]}”."
-        else:
+        elif not named:
             verdict.chosen = [hit for hit, missing in zip(verdict.chosen, unwritten) if not missing]
 
     def verdict(self, question: str, intent: Intent, found: Candidates) -> Verdict:

@@ -159,6 +159,10 @@ def test_a_numbered_name_is_not_written_by_a_longer_number(astro_chat):
     assert NameCheck(chat).unwritten("dark matter density of Andromeda XXI at 150 pc?", [dwarfs]) == [["XXI"]]
     answer = chat.ask("What dark matter density at 150 pc does GravSphere find for And XXI?")
     assert answer.refused or answer.hedged
+    # a paper named by its title is hedged too when it never writes the object asked about
+    named = chat.ask("Mass Modeling the Andromeda Dwarf Galaxies: what did they find for And XXI?")
+    assert named.hedged and named.citations[0].paper.paper_id == dwarfs.paper_id
+    assert not chat.ask("Mass Modeling the Andromeda Dwarf Galaxies: what did they find for And XXIII?").hedged
 
 
 def test_asking_another_fields_corpus_first_leaves_the_ml_tables_whole_for_an_ml_corpus(astro_chat, seed_chat):
