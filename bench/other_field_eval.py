@@ -1,7 +1,7 @@
 """PaperChat on other fields: questions written blind by helpers who saw the abstracts only.
 
     python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
-                                            qbio4|optics|condmat2|hep|quantph] [--store DIR]
+                                            qbio4|optics|condmat2|hep|quantph|eesssy] [--store DIR]
                                             [--failures]
 
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
@@ -22,6 +22,8 @@
   with 80 questions (bench/hep_questions.jsonl).
 - quantph: a sixth round, written blind after the fifth was scored: 120 arXiv quant-ph abstracts (tests/data/quantph)
   with 80 questions (bench/quantph_questions.jsonl).
+- eesssy: a seventh round, written blind after the sixth was scored: 113 arXiv eess.SY (systems and control) abstracts
+  (tests/data/eesssy) with 80 questions (bench/eesssy_questions.jsonl).
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -60,6 +62,7 @@ SETS = {
     "condmat2": _field_set("condmat", "condmat2_questions.jsonl", "condmat"),
     "hep": _field_set("hep", "hep_questions.jsonl", "hep"),
     "quantph": _field_set("quantph", "quantph_questions.jsonl", "quantph"),
+    "eesssy": _field_set("eesssy", "eesssy_questions.jsonl", "eesssy"),
 }
 
 
