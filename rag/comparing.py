@@ -79,12 +79,8 @@ class ComparisonWriter:
         ids = list(pinned)
 
         @cache
-        def asked(taken: frozenset[str] = frozenset()) -> list[PaperHit]:
-            """The candidates for the whole question but those taken, best first (rescored without them: the other
-            side's paper would set the bar)."""
-            query = self.chat.glossary.for_search(question)
-            hits = [h for h in self.chat.retrieve_hits(query, 2 * SIDE_K, filters) if h.paper.paper_id not in taken]
-            return [h for _, h in self.judge.rescore(query, hits)]
+        def asked(taken: frozenset[str] = frozenset()) -> list[PaperHit]:  # the whole question's candidates
+            return [h for _, h in self.nearest_to_question(question, taken, filters)]
 
         found: dict[int, tuple[str, list[Paper]]] = {}  # each described side's paper, and its candidates near the best
         candidates = {}  # each described side's rescored candidates; a side naming a paper takes it at once
@@ -156,6 +152,14 @@ class ComparisonWriter:
             answer.lead_with(f"The {len(ids)} papers most about “{intent.group}” of the {in_group} found are compared.")
         return answer
 
+    def nearest_to_question(self, question: str, taken: frozenset[str],
+                            filters: PaperFilters | None) -> list[tuple[float, PaperHit]]:
+        """The candidates for the whole question but those ``taken``, rescored best first (without the taken ones:
+        the other side's paper would set the bar)."""
+        query = self.chat.glossary.for_search(question)
+        hits = [h for h in self.chat.retrieve_hits(query, 2 * SIDE_K, filters) if h.paper.paper_id not in taken]
+        return self.judge.rescore(query, hits)
+
     def second_topic_pair(self, question: str, intent: Intent, filters: PaperFilters | None) -> list[str]:
         """The lookup's paper and the best other paper for the question, when the question counts two papers ("two
         Sb2Se3 photonic switch papers - one on Si, one on SiN") or that other one covers a topic the first leaves
@@ -164,9 +168,7 @@ class ComparisonWriter:
         if not verdict.chosen:
             return []
         first = verdict.chosen[0].paper
-        query = self.chat.glossary.for_search(question)
-        hits = [h for h in self.chat.retrieve_hits(query, 2 * SIDE_K, filters) if h.paper.paper_id != first.paper_id]
-        scored = self.judge.rescore(query, hits)
+        scored = self.nearest_to_question(question, frozenset([first.paper_id]), filters)
         if not scored or scored[0][1].relevance < self.judge.min_rel:
             return []
         second = scored[0][1].paper
