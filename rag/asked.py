@@ -49,11 +49,21 @@ _CATALOG_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\s\d{2,}(?:[+-]\d+)?[A-Za-z]?
 _MID_SENTENCE_CAPITALISED = re.compile(r"(?<=[a-z0-9,] )([A-Z][a-z]+)\b(?![-'](?!(?:family|series|based|style|like)\b))")
 
 
+# An adjective made of a name: "Gaussian", "Euclidean"; or of a place: "Australian".
+NAME_ADJECTIVE_ENDINGS = ("ian", "ean")
+
+
+def capitalised_words(question: str) -> list[str]:
+    """The capitalised words inside the question's sentences ("Qwen", "Manhattan", "Learning")."""
+    return [m.group(1) for m in _MID_SENTENCE_CAPITALISED.finditer(question)]
+
+
 def capitalised_names(question: str) -> list[str]:
     """Capitalised words inside a sentence that are no English word ("Qwen", "Perseus"); an adjective made of a name
     ("Gaussian", "Bayesian", "Euclidean") describes a method instead."""
-    return [m.group(1) for m in _MID_SENTENCE_CAPITALISED.finditer(question)
-            if m.group(1).lower() not in dictionary_words() and not m.group(1).endswith(("ian", "ean"))]
+    return [w for w in capitalised_words(question)
+            if w.lower() not in dictionary_words() and not w.endswith(NAME_ADJECTIVE_ENDINGS)]
+
 
 
 def proper_names(question: str) -> list[str]:

@@ -220,12 +220,12 @@ class PaperChat:
 
     @cached_property
     def term_stats(self):
-        from rag import relevance
+        from rag import relevance, terms
         from rag.snapshot import SNAPSHOT_DIR, load_or_build
 
         return load_or_build(
             "term-stats", self.store, self.settings.store.dir / SNAPSHOT_DIR,
-            lambda: relevance.TermStats(p.text for p in self.catalog.papers.values()), (relevance,),
+            lambda: relevance.TermStats(p.text for p in self.catalog.papers.values()), (relevance, terms),
         )
 
     @cached_property

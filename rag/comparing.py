@@ -172,7 +172,7 @@ class ComparisonWriter:
         if not scored or scored[0][1].relevance < self.judge.min_rel:
             return []
         second = scored[0][1].paper
-        if (m := COUNTED_GROUP.search(question)) is None or m.group().lower() != "two":
+        if (m := COUNTED_GROUP.search(question)) is None or GROUP_COUNTS[m.group().lower()] != 2:
             own = stems(self.judge.said(first))
             unsaid = [w for w in topic_words(question) if not mentions_term(w, own)]
             if len(unsaid) < PAIR_UNSAID_MIN or scored[0][0] < PAIR_MIN_SCORE or topic_coverage(

@@ -57,7 +57,7 @@ class LookupWriter:
         answer = yield from self.write_from(question, intent, chosen, verdict.hits, verdict.gap)
         answer.probability = verdict.probability
         if hedged and not answer.refused:
-            answer.hedge(chosen[0].paper)
+            answer.hedge(chosen[0].paper, verdict.gap)
         return answer
 
     def write_from(self, question: str, intent: Intent, chosen: list[PaperHit], hits: list[PaperHit],

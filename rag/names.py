@@ -7,7 +7,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from rag.asked import CLAIM_CHECK, proper_names
+from rag.asked import CLAIM_CHECK, NAME_ADJECTIVE_ENDINGS, capitalised_words, proper_names
 from rag.relevance import absent_terms, essential_words
 from rag.terms import dictionary_words, is_english, one_edit_away
 from store.paper import Paper
@@ -48,11 +48,22 @@ class NameCheck:
     def unwritten(self, question: str, papers: list[Paper]) -> list[list[str]]:
         """For each paper, the names (rag.asked.proper_names) and unheard terms of art of the question it never
         writes, nor spells out; the corpus's common names aside."""
-        names = [n for n in proper_names(question) if not self.common(n)] + self.unheard_terms(question)
+        names = [n for n in proper_names(question) + self.corpus_names(question) if not self.common(n)]
+        names += self.unheard_terms(question)
         if not names:
             return [[] for _ in papers]
         texts = [self.searchable(paper) for paper in papers]
         return [[n for n in names if not self.writes(text, n)] for text in texts]
+
+    def corpus_names(self, question: str) -> list[str]:
+        """The question's capitalised English words that the loaded papers write as names (TermStats.written_as_name):
+        "Manhattan", "Geneva", "Australian" where no paper writes them. An adjective made of a name that the papers use
+        ("Gaussian") is the field's method word; a word of two letters is a unit or an element ("Hz", "Mg")."""
+        if CLAIM_CHECK.search(question):
+            return []
+        stats = self.chat.term_stats
+        return [w for w in capitalised_words(question) if len(w) > 2 and w.lower() in dictionary_words()
+                and stats.written_as_name(w) and not (w.endswith(NAME_ADJECTIVE_ENDINGS) and stats.writes(w))]
 
     def unheard_terms(self, question: str) -> list[str]:
         """The terms of art the question rests on that no loaded abstract uses, at any corpus size: "dengue" asked of

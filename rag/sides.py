@@ -123,7 +123,9 @@ _PRIOR_WORK = re.compile(r"^(?:(?:an?|the|any|some)\s+)?(?:(?:specific|particula
 # "Compare the video benchmarks", "How do the papers on KV cache compression differ?": the papers of a topic, compared.
 _GROUP = re.compile(
     # (not "the one that models blur as ...": "models" there is a verb)
-    r"\b(?:the|these|those|all(?:\s+the)?)\s+(?P<kind>(?:(?!(?:one|ones|that|which|who|it|they)\b)[\w-]+\s+){0,7}?)"
+    # a count stands for "the" before papers only: "both HSCC papers on ...", not "both approaches"
+    r"\b(?:the|these|those|all(?:\s+the)?|(?:two|three|both)(?=(?:\s+[\w-]+){0,7}?\s+(?:papers|studies|works)\b))\s+"
+    r"(?P<kind>(?:(?!(?:one|ones|that|which|who|it|they)\b)[\w-]+\s+){0,7}?)"
     r"(?:papers|benchmarks|methods|approaches"
     r"|frameworks|models|works|studies|datasets|evaluators|agents)\b(?:\s+(?:on|about|for|in|that|which)\s+(?P<about>[^?.!]+))?",
     re.I,
@@ -139,7 +141,9 @@ GROUP_COUNTS = {"two": 2, "both": 2, "three": 3, "four": 4, "five": 5}
 def compared_group(question: str) -> str:
     """The topic of the papers a comparison asks about as a group ("Compare the video benchmarks": "video
     benchmarks"), or "" when it compares no group."""
-    match = _GROUP.search(question)
+    # a count leads a group only with its topic after it: "two papers on X", not "two theory papers: the one ..."
+    match = next((m for m in _GROUP.finditer(question)
+                  if m.group("about") or m.group().split()[0].lower() not in GROUP_COUNTS), None)
     if not match or _ONE_PAPER.search(match.group("kind")):  # "the paper about multimodal models": one paper, sought
         return ""
     kind = match.group(0).split()[-1] if not match.group("about") else ""

@@ -95,20 +95,39 @@ def prefix_key(word: str) -> str:
 
 
 class TermStats:
-    """Document frequencies of words over the loaded papers: rare words weigh more."""
+    """Document frequencies of words over the loaded papers (rare words weigh more), and how the papers case each
+    word inside a sentence (a place or a person is written capitalised there: "Germany", "Hubble")."""
 
     def __init__(self, texts: Iterable[str]):
         self.df: Counter[str] = Counter()
         self.stem_df: Counter[str] = Counter()  # by Snowball stem: exact enough to tell "contract" from "control"
+        self.capitalised: Counter[str] = Counter()  # lower-cased word: times written capitalised inside a sentence
+        self.lower_case: Counter[str] = Counter()  # and in lower case there
         self.n = 0
         for text in texts:
             words = _words(text)
             self.df.update({prefix_key(w) for w in words})
             self.stem_df.update({snowball_stem(w) for w in words})
+            for word in _INSIDE_SENTENCE.findall(text):
+                (self.capitalised if word[0].isupper() else self.lower_case)[word.lower()] += 1
             self.n += 1
 
     def idf(self, word: str) -> float:
         return math.log((self.n + 1) / (self.df.get(prefix_key(word), 0) + 1)) + 0.1
+
+    def written_as_name(self, word: str) -> bool:
+        """Whether the papers write the word capitalised inside a sentence at least as often as in lower case, or
+        never write it: "Manhattan" or "Australian" is a name, where "Learning" in a title-cased question is not."""
+        word = word.lower()
+        return self.capitalised[word] >= self.lower_case[word]
+
+    def writes(self, word: str) -> bool:
+        """Whether the papers write the word inside a sentence, in any case."""
+        return bool(self.capitalised[word.lower()] or self.lower_case[word.lower()])
+
+
+# A word after a lower-case word, a digit or a comma: inside a sentence, where capitals mark names.
+_INSIDE_SENTENCE = re.compile(r"(?<=[a-z0-9,;:] )([A-Za-z][a-z]+)\b")
 
 
 _CAMEL_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")

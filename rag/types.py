@@ -33,11 +33,13 @@ class Answer:
     hedged: bool = False  # no paper is exactly about the question: the closest one is given, and said to be that
     probability: float | None = None  # the calibrated probability that the best paper answers (rag.answerable)
 
-    def hedge(self, closest: Paper) -> None:
-        """Mark the answer as the closest paper's, not a match, and say so first."""
+    def hedge(self, closest: Paper, why: str = "") -> None:
+        """Mark the answer as the closest paper's, not a match, and say so first, with ``why`` when it is known
+        ("The papers nearest to it never mention “Madrid”.")."""
         cited = next((f" [{c.n}]" for c in self.citations if c.paper.paper_id == closest.paper_id), "")
         self.hedged = True
-        self.lead_with(f"No loaded paper is surely about this; the closest is {closest.name}{cited}:")
+        self.lead_with(f"No loaded paper is surely about this; the closest is {closest.name}{cited}:"
+                       + (f" {why}" if why else ""))
 
     def lead_with(self, note: str) -> None:
         """Put a note on what the answer covers ("“FlashAttention” is not among the loaded papers ...") before it."""

@@ -84,3 +84,8 @@ def test_a_compared_group_is_the_topic_of_its_papers():
     assert compared_group("How do the papers on KV cache compression differ?") == "KV cache compression"
     assert compared_group("How do these two papers differ?") == ""  # a follow-up's papers, not a topic
     assert compared_group("How does PhysVista compare to PhyProbe?") == ""
+    # a count leads a group of papers only, with its topic after it
+    assert compared_group("Two papers on topology identification: signed graphs vs open MAS - how do the methods "
+                          "differ?") == "topology identification"
+    assert compared_group("the wind farm paper with two kinds of MPC: what score did both approaches get?") == ""
+    assert compared_group("Three theory papers caught my eye: the convergence one and the unrolling one") == ""

@@ -76,12 +76,18 @@ def test_a_question_naming_another_object_is_hedged_or_refused(astro_chat):
     assert not named_right.hedged and named_right.citations[0].paper.paper_id == by_arxiv(chat, "2505.01494")
 
 
-def test_a_counted_group_is_compared_whole(astro_chat):
+@pytest.mark.parametrize("question, pair", [
+    ("Compare the two quasi-periodic eruption papers: what mechanism and which sources does each consider?",
+     ("2505.02832", "2505.02596")),
+    # a count leads the group, its topic after it
+    ("Both papers on reverberation mapping of PG quasars at Calar Alto - how do their samples differ?",
+     ("2505.01992", "2505.01993")),
+])
+def test_a_counted_group_is_compared_whole(astro_chat, question, pair):
     chat, _ = astro_chat
-    answer = chat.ask("Compare the two quasi-periodic eruption papers: what mechanism and which sources does each "
-                      "consider?")
-    cited = {c.paper.paper_id for c in answer.citations}
-    assert {by_arxiv(chat, "2505.02832"), by_arxiv(chat, "2505.02596")} <= cited
+    answer = chat.ask(question)
+    assert answer.kind == "comparison"
+    assert {by_arxiv(chat, arxiv_id) for arxiv_id in pair} <= {c.paper.paper_id for c in answer.citations}
 
 
 def test_an_ordinal_of_time_is_no_paper_reference(astro_chat):
