@@ -1,7 +1,8 @@
 """PaperChat on other fields: questions written blind by helpers who saw the abstracts only.
 
     python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
-                                            qbio4|optics|condmat2|hep|quantph|eesssy] [--store DIR]
+                                            qbio4|optics|condmat2|hep|quantph|eesssy|popbio|planets]
+                                            [--store DIR]
                                             [--failures]
 
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
@@ -24,6 +25,10 @@
   with 80 questions (bench/quantph_questions.jsonl).
 - eesssy: a seventh round, written blind after the sixth was scored: 113 arXiv eess.SY (systems and control) abstracts
   (tests/data/eesssy) with 80 questions (bench/eesssy_questions.jsonl).
+- popbio, planets: an eighth round, written blind after the seventh was scored: 115 arXiv q-bio.PE and q-bio.QM
+  abstracts (tests/data/popbio: populations, evolution, epidemics) and 114 arXiv astro-ph.EP abstracts
+  (tests/data/planets: planetary science), 80 questions each (bench/popbio_questions.jsonl,
+  bench/planets_questions.jsonl).
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -63,6 +68,8 @@ SETS = {
     "hep": _field_set("hep", "hep_questions.jsonl", "hep"),
     "quantph": _field_set("quantph", "quantph_questions.jsonl", "quantph"),
     "eesssy": _field_set("eesssy", "eesssy_questions.jsonl", "eesssy"),
+    "popbio": _field_set("popbio", "popbio_questions.jsonl", "popbio"),
+    "planets": _field_set("planets", "planets_questions.jsonl", "planets"),
 }
 
 

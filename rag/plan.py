@@ -72,6 +72,8 @@ class OfflinePlanner:
         find = self.finder(filters)  # one cache for the whole plan: the same answer parts are looked up once
         resolution = self.resolve(without_kind_typos(question), history, find)
         asked = self.with_asked_years(resolution.question, filters)
+        if asked is not filters and self.years_are_a_topic(asked):
+            asked = filters
         if asked is not filters:  # the years the question asks for narrow the papers found from here on
             find, filters = self.finder(asked), asked
         intent = classify(resolution.question, self.chat.catalog)
@@ -120,6 +122,15 @@ class OfflinePlanner:
         if (year_min is None and year_max is None) or (filters and (filters.year_min or filters.year_max)):
             return filters
         return PaperFilters(year_min, year_max, filters.venues if filters else ())
+
+    def years_are_a_topic(self, asked: PaperFilters) -> bool:
+        """Whether the years a question writes are what a loaded paper is about rather than when papers came out: no
+        paper is from them, and an abstract writes them ("we searched Scopus and PubMed (2020-2025)")."""
+        papers = self.chat.catalog.papers.values()
+        if any(asked.admits(p) for p in papers):
+            return False
+        years = [str(y) for y in (asked.year_min, asked.year_max) if y is not None]
+        return any(all(re.search(rf"(?<!\d){y}(?!\d)", p.text) for y in years) for p in papers)
 
     def elliptical_focus(self, question: str, history: History, find: Callable[[str], list[Paper]]) -> Paper | None:
         """For a short follow-up that names no paper and asks for no other topic ("ablation contributions?", "judge

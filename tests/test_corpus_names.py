@@ -1,6 +1,7 @@
-"""Names learned from how the loaded papers write words (real arXiv q-bio abstracts, tests/data/qbio): a word the
+"""What the loaded papers write decides how a question reads (real arXiv q-bio abstracts, tests/data/qbio): a word the
 papers capitalise inside a sentence, or never write, is a name, so a question set in another place than the paper's
-is hedged, while the paper's own place, and a question typed in title case, are answered."""
+is hedged, while the paper's own place, and a question typed in title case, are answered; and years an abstract writes
+(a study period) are its topic, not a filter on when papers came out."""
 
 from pathlib import Path
 
@@ -51,3 +52,12 @@ def test_a_question_set_in_another_place_is_hedged_and_the_papers_own_place_answ
 def test_a_question_typed_in_title_case_is_answered(qbio_chat):
     answer = qbio_chat.ask("What Does The Three-Scale Model Of Forest Malaria Find About Interventions?")
     assert not answer.hedged and answer.citations[0].paper.paper_id == by_arxiv(qbio_chat, "2506.10040")
+
+
+def test_years_an_abstract_writes_are_its_topic_and_other_years_filter(qbio_chat):
+    """The papers are from 2025; one monitored reservoirs over 2020-2024."""
+    study_period = qbio_chat.ask("What did the 2020-2024 field monitoring of reservoirs find about chlorophyll-a?")
+    assert not study_period.refused
+    assert study_period.citations[0].paper.paper_id == by_arxiv(qbio_chat, "2507.19553")
+    other_years = qbio_chat.ask("Which papers from 2015 to 2017 study reservoirs?")
+    assert other_years.refused and "No loaded paper is from 2015 to 2017." in other_years.text
