@@ -7,7 +7,7 @@ import re
 import numpy as np
 
 from rag.acronyms import units_named
-from rag.details import DetailAsk
+from rag.details import SHARE_WORDS, DetailAsk
 from rag.extractive import (
     CitationBuilder,
     rank_sentences,
@@ -79,6 +79,7 @@ _COUNTED_AS = {
     "language": re.compile(r"\b(?:mono|bi|tri)-?lingual\b", re.I),
     # "how many points does it gain": a gain in percentage points, written as a percentage
     "point": re.compile(r"\b(?:by|of|gains?|improves?|\+)\s*\d[\d.]*\s*(?:%|percentage points|points|pp)", re.I),
+    **{word: re.compile(r"\d[\d.]*\s*(?:\\?%|percent\b|per\s+cent\b)", re.I) for word in SHARE_WORDS},
 }
 
 

@@ -286,15 +286,28 @@ _NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones k
     extent respect respects sense""".split())
 
 
+# Words asking for a part of a whole, given as a number ("30 percent", "62.5%") more often than by the word.
+SHARE_WORDS = frozenset("percentage percent fraction share proportion".split())
+# Ways of typing a word: "season(s)" for one or more; "country's" for whose; "%" for a percentage.
+_PERCENT_WORD = re.compile(r"(?<=\s)%(?=\s)")
+_PLURAL_MARK = re.compile(r"\(s\)(?=\W*$)")
+_POSSESSIVE = re.compile(r"([\w-]+)['\u2019]s")
+
+
 def asked_focus(question: str) -> list[DetailAsk]:
     """The things a what/which question asks of a paper, when no specific detail pattern knows them: each a detail
     whose head word (with its other lower-case words) a supporting sentence must hold; "how long/far/..." wants a
     number. Names in the phrase ("NIRCam") say whose thing it is, not what it is."""
     found = []
+    question = _PERCENT_WORD.sub("percentage", question)  # "what % of the samples"
     for match in _FOCUS_START.finditer(question):
         words = []
         for token in question[match.end():].split():
+            token = _PLURAL_MARK.sub("", token)  # "season(s)"
             word = token.strip("?.,!;:()\"'")
+            if (owner := _POSSESSIVE.fullmatch(word)) and not words:
+                words.append(owner.group(1))  # "which country's data": the country is asked
+                break
             if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+", word) or len(words) == 4 \
                     or token[0] in "([":  # "the MgB2 films (textured vs single crystal)": an aside starts
                 break
@@ -316,7 +329,7 @@ def asked_focus(question: str) -> list[DetailAsk]:
             if not common or any(w in _NOT_A_DETAIL for w in common):
                 continue
             head = common[-1]
-            wants_number = not match.group(1)
+            wants_number = not match.group(1) or head in SHARE_WORDS  # "what fraction": a number, not the word
             if head in ("size", "number", "count", "amount") and len(common) > 1:  # "sample size": a number of samples
                 common, wants_number = common[:-1], True
             terms = (singular_stem(head),) if len(common) == 1 else tuple(singular_stem(w) for w in common)

@@ -1,0 +1,43 @@
+"""PaperChat on population-biology and epidemiology papers (real arXiv q-bio.PE/QM abstracts, tests/data/popbio): a
+share asked for ("what fraction", "what share") is a number the abstract gives as a percentage, and a detail asked
+with a possessive, a plural mark or a "%" is said not stated when the abstract lacks it."""
+
+from pathlib import Path
+
+import pytest
+
+from rag import PaperChat
+
+POPBIO = Path(__file__).parent / "data" / "popbio" / "abstracts.jsonl"
+
+
+@pytest.fixture(scope="module")
+def popbio_chat(tmp_path_factory):
+    chat = PaperChat(store_dir=tmp_path_factory.mktemp("popbio-store"), store_bundled_corpus=False)
+    assert chat.ingest([POPBIO]).added == sum(1 for _ in POPBIO.open()) == 115
+    return chat
+
+
+@pytest.mark.parametrize("question, number", [
+    ("In the household size epidemic paper, what proportion of the variance in cumulative incidence does household "
+     "size explain?", "40%"),
+    ("What percentage of the reviewed behavioural epidemic models were about COVID-19?", "73%"),
+    ("In the network pharmacology study of flavonoids, what fraction of flavonoids hit cardiovascular drug targets?",
+     "71.4%"),
+    ("In the agent-based TB model, what share of adult cases are in males?", "62.5%"),
+])
+def test_a_share_asked_for_is_quoted_as_the_percentage_the_abstract_gives(popbio_chat, question, number):
+    answer = popbio_chat.ask(question)
+    assert answer.kind != "not_stated" and number in answer.text, answer.text
+
+
+@pytest.mark.parametrize("question, arxiv_id", [
+    ("which country's surveillance data was the age-structured dengue vaccination model fitted to?", "2602.21150"),
+    ("Which FluSight season(s) did the cost-loss forecast evaluation use?", "2601.05921"),
+    ("what % of the hospital wastewater samples carried carbapenem-resistant A. baumannii?", "2603.14395"),
+])
+def test_a_detail_asked_with_a_possessive_a_plural_mark_or_a_percent_sign_is_said_not_stated(popbio_chat, question,
+                                                                                              arxiv_id):
+    answer = popbio_chat.ask(question)
+    assert answer.kind == "not_stated", answer.text
+    assert answer.citations[0].paper.url.endswith(arxiv_id)
