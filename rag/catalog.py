@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
+from rag.terms import dictionary_words
 from store.paper import Paper
 from store.tokens import is_common_acronym
 
@@ -28,6 +29,8 @@ _ACRONYM_IN_PARENS = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,15})\)")
 _USED_AS_MODIFIER = re.compile(r"-(?:[a-z]+ed|based|like|style|free|driven|aware|guided|powered|specific|only|wise)\b")
 # Where only a name can stand, a name spelled like a word ("PURGE", "PROVE") names its paper typed in lower case too:
 # alone after "tldr" or "what is", or beside "vs" ("purge vs prove, which ...?").
+# A paper cited by its first author: "Hastings et al.", or "Diósi's comment" (a possessive of a name no dictionary has).
+_AUTHOR_CITED = re.compile(r"\b(?P<surname>[A-Z][^\W\d_]+)(?:(?P<et_al>\s+et\s+al\b\.?)|['\u2019]s\b)")
 _NAME_SLOT = re.compile(r"^\W*(?:tl;?dr|what\s+is|what's|summari[sz]e|describe)\W+(?P<alone>[\w-]+)\W*$"
                         r"|(?P<left>[\w-]+)\s+(?:vs\.?|versus)\s+(?P<right>[\w-]+)", re.I)
 # A name made of ordinary words ("Graph Neural Networks") names its paper only while at most this many abstracts
@@ -129,11 +132,14 @@ class PaperCatalog:
         self._normalised_texts: list[str] = []
         self._lower_texts: dict[str, str] = {}
         self._by_deletion: dict[str, set[str]] = {}  # long multi-word names by each one-letter deletion (lazy)
+        self._by_first_author: dict[str, set[str]] = defaultdict(set)  # surname, lower case
         self.add(papers)
 
     def add(self, papers: Iterable[Paper]) -> None:
         for paper in papers:
             self.papers[paper.paper_id] = paper
+            if paper.authors:
+                self._by_first_author[paper.authors[0].split()[-1].lower()].add(paper.paper_id)
             for alias, exact in name_aliases(paper):
                 (self._by_exact if exact else self._by_alias)[alias].add(paper.paper_id)
                 if exact:
@@ -190,6 +196,10 @@ class PaperCatalog:
         for quote in _QUOTED.finditer(text):  # a title quoted in full or shortened: 'Gaia's faintest stars'
             for pid in self.titled(quote.group(1)):
                 found.setdefault(pid, quote.span(1))
+        for cited in _AUTHOR_CITED.finditer(text):  # "Hastings et al.", "Diósi's comment": its first author's paper
+            papers = self._by_first_author.get(cited.group("surname").lower(), set())
+            if len(papers) == 1 and (cited.group("et_al") or cited.group("surname").lower() not in dictionary_words()):
+                found.setdefault(next(iter(papers)), cited.span())
         for slot in _NAME_SLOT.finditer(text):
             for group in ("alone", "left", "right"):
                 for pid in self._by_exact_lower.get((slot.group(group) or "").lower(), ()):

@@ -57,6 +57,9 @@ class PaperChatEngine:
                filters: PaperFilters | None = None) -> Iterator[str | Answer]:
         plan = self.planner.plan(question, history, filters)
         answer = yield from self.answer(plan, k)
+        if answer.refused and plan.years_written:  # "the review of models (2020-2025)": years that are its topic
+            plan.filters, plan.no_paper_in_years = plan.without_years, False
+            answer = yield from self.answer(plan, k)
         if plan.rewritten:
             answer.rewritten = plan.question
         yield from self.finished(answer)

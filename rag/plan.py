@@ -50,6 +50,8 @@ class QuestionPlan:
     conversation_paper: Paper | None = None  # the one paper the last turns were on, when the question names none
     rewritten: bool = False
     no_paper_in_years: bool = False
+    without_years: PaperFilters | None = None  # the filters before the question's years narrowed them
+    years_written: bool = False  # a loaded abstract writes those years: a study period, maybe, not a publication date
 
     @property
     def kind(self) -> QuestionKind:
@@ -72,15 +74,13 @@ class OfflinePlanner:
         find = self.finder(filters)  # one cache for the whole plan: the same answer parts are looked up once
         resolution = self.resolve(without_kind_typos(question), history, find)
         asked = self.with_asked_years(resolution.question, filters)
-        if asked is not filters and self.years_are_a_topic(asked):
-            asked = filters
+        without_years, years_written = filters, asked is not filters and self.years_written(asked)
         if asked is not filters:  # the years the question asks for narrow the papers found from here on
             find, filters = self.finder(asked), asked
         intent = classify(resolution.question, self.chat.catalog)
-        plan = QuestionPlan(resolution.question, intent, [], filters, rewritten=resolution.rewritten)
-        if filters and not any(filters.admits(p) for p in self.chat.catalog.papers.values()):
-            plan.no_paper_in_years = True
-            return plan
+        plan = QuestionPlan(resolution.question, intent, [], filters, rewritten=resolution.rewritten,
+                            without_years=without_years, years_written=years_written)
+        plan.no_paper_in_years = bool(filters) and not any(filters.admits(p) for p in self.chat.catalog.papers.values())
         plan.pinned = list(dict.fromkeys([p.paper_id for p in resolution.papers] + intent.named))
         if history and not plan.pinned and intent.kind is not QuestionKind.COMPARISON:
             plan.focus = self.elliptical_focus(resolution.question, history, find)
@@ -123,14 +123,11 @@ class OfflinePlanner:
             return filters
         return PaperFilters(year_min, year_max, filters.venues if filters else ())
 
-    def years_are_a_topic(self, asked: PaperFilters) -> bool:
-        """Whether the years a question writes are what a loaded paper is about rather than when papers came out: no
-        paper is from them, and an abstract writes them ("we searched Scopus and PubMed (2020-2025)")."""
-        papers = self.chat.catalog.papers.values()
-        if any(asked.admits(p) for p in papers):
-            return False
+    def years_written(self, asked: PaperFilters) -> bool:
+        """Whether a loaded abstract writes the years a question asks for, which may then be what it is about rather
+        than when papers came out ("we searched Scopus and PubMed (2020-2025)")."""
         years = [str(y) for y in (asked.year_min, asked.year_max) if y is not None]
-        return any(all(re.search(rf"(?<!\d){y}(?!\d)", p.text) for y in years) for p in papers)
+        return any(all(re.search(rf"(?<!\d){y}(?!\d)", p.text) for y in years) for p in self.chat.catalog.papers.values())
 
     def elliptical_focus(self, question: str, history: History, find: Callable[[str], list[Paper]]) -> Paper | None:
         """For a short follow-up that names no paper and asks for no other topic ("ablation contributions?", "judge

@@ -1,6 +1,7 @@
 """PaperChat on population-biology and epidemiology papers (real arXiv q-bio.PE/QM abstracts, tests/data/popbio): a
-share asked for ("what fraction", "what share") is a number the abstract gives as a percentage, and a detail asked
-with a possessive, a plural mark or a "%" is said not stated when the abstract lacks it."""
+share asked for ("what fraction", "what share") is a number the abstract gives as a percentage; a detail asked with a
+possessive, a plural mark or a "%" is said not stated when the abstract lacks it; a study period is a topic, not a
+filter; and a paper is found by its first author ("Hastings et al.")."""
 
 from pathlib import Path
 
@@ -41,3 +42,18 @@ def test_a_detail_asked_with_a_possessive_a_plural_mark_or_a_percent_sign_is_sai
     answer = popbio_chat.ask(question)
     assert answer.kind == "not_stated", answer.text
     assert answer.citations[0].paper.url.endswith(arxiv_id)
+
+
+def test_a_study_period_is_read_as_the_topic_when_papers_of_other_years_are_loaded(popbio_chat):
+    """The papers are from 2025 and 2026; a 2026 review searched the literature of 2020-2025."""
+    answer = popbio_chat.ask("In the systematic review of behaviour-change transmission models (2020-2025), how many "
+                             "studies met the inclusion criteria?")
+    assert not answer.refused and "216" in answer.text, answer.text
+    assert answer.citations[0].paper.url.endswith("2602.16633")
+
+
+def test_a_paper_cited_by_its_first_author_is_compared(popbio_chat):
+    answer = popbio_chat.ask("How does the Hastings et al. review of tipping points relate to the paper unifying "
+                             "ecological and engineering resilience?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2602.20702", "2606.13921"}
