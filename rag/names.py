@@ -8,6 +8,7 @@ import unicodedata
 from functools import lru_cache
 
 from rag.asked import CLAIM_CHECK, NAME_ADJECTIVE_ENDINGS, capitalised_words, proper_names
+from rag.details import asked_unit
 from rag.relevance import absent_terms, essential_words
 from rag.terms import dictionary_words, is_english, one_edit_away
 from store.paper import Paper
@@ -48,7 +49,8 @@ class NameCheck:
     def unwritten(self, question: str, papers: list[Paper]) -> list[list[str]]:
         """For each paper, the names (rag.asked.proper_names) and unheard terms of art of the question it never
         writes, nor spells out; the corpus's common names aside."""
-        names = [n for n in proper_names(question) + self.corpus_names(question) if not self.common(n)]
+        unit = asked_unit(question)  # "in Myr": a unit the answer is in, no name
+        names = [n for n in proper_names(question) + self.corpus_names(question) if not self.common(n) and n != unit]
         names += self.unheard_terms(question)
         if not names:
             return [[] for _ in papers]

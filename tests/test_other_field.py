@@ -178,3 +178,25 @@ def test_asking_another_fields_corpus_first_leaves_the_ml_tables_whole_for_an_ml
     with seed_chat.field_tables():
         heard = seed_chat.glossary.in_own_words("fusing a near-infrared camera with a lidar", physdnet.text)
     assert "NIR camera" in heard  # PhysDNet writes only "NIR": the question is matched in its words
+
+
+def test_a_quantity_asked_in_a_unit_is_stated_only_as_a_number_in_that_unit(astro_chat):
+    chat, _ = astro_chat
+    hydra = by_arxiv(chat, "2505.01494")
+    stated = chat.ask("How far (in kpc) from the cluster center do Hydra-A's radio jets reach?")
+    assert stated.kind != "not_stated" and "225 kpc" in stated.text
+    # the abstract speaks of the cooling timescale, with a percentage, but gives no time in Myr
+    missing = chat.ask("What is the cooling time of Hydra-A's atmosphere in Myr?")
+    assert missing.kind == "not_stated" and not missing.hedged, missing.text
+    assert missing.citations[0].paper.paper_id == hydra
+
+
+def test_the_unit_a_question_asks_in_is_read_in_any_field():
+    from rag.details import asked_unit
+
+    assert asked_unit("what nitrogen concentrations (ppm) did the NV ensembles have?") == "ppm"
+    assert asked_unit("how large in µeV is the spin-valley coupling?") == "µeV"
+    assert asked_unit("what were the true bar pattern speeds in km/s/kpc?") == "km/s/kpc"
+    assert asked_unit("what distance(s) do they propose?") == ""  # a plural mark
+    assert asked_unit("how many samples held carbapenem-resistant A. baumannii?") == ""
+    assert asked_unit("which papers model dengue in Brazil?") == ""
