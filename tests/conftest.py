@@ -22,6 +22,16 @@ SEED_FILES = sorted(SEEDS.glob("*.txt"))
 SHARED_CORPUS = REPO.parent / "shared" / "corpora" / "neurips-abstracts.jsonl"
 
 
+def ingested_field(tmp_path_factory, name: str):
+    """A fresh store holding exactly the arXiv abstracts of tests/data/NAME (another field's papers)."""
+    from rag import PaperChat
+
+    corpus = REPO / "tests" / "data" / name / "abstracts.jsonl"
+    chat = PaperChat(store_dir=tmp_path_factory.mktemp(f"{name}-store"), store_bundled_corpus=False)
+    assert chat.ingest([corpus]).added == sum(1 for _ in corpus.open())
+    return chat
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cwd(tmp_path, monkeypatch):
     """Run each test in its own directory so no stray .env is picked up."""

@@ -3,21 +3,15 @@ papers capitalise inside a sentence, or never write, is a name, so a question se
 is hedged, while the paper's own place, and a question typed in title case, are answered; and years an abstract writes
 (a study period) are its topic, not a filter on when papers came out."""
 
-from pathlib import Path
-
 import pytest
 
-from rag import PaperChat
 from rag.terms import TermStats
-
-QBIO = Path(__file__).parent / "data" / "qbio" / "abstracts.jsonl"
+from tests.conftest import ingested_field
 
 
 @pytest.fixture(scope="module")
 def qbio_chat(tmp_path_factory):
-    chat = PaperChat(store_dir=tmp_path_factory.mktemp("qbio1-store"), store_bundled_corpus=False)
-    assert chat.ingest([QBIO]).added == sum(1 for _ in QBIO.open())
-    return chat
+    return ingested_field(tmp_path_factory, "qbio")
 
 
 def by_arxiv(chat, arxiv_id):

@@ -3,20 +3,14 @@ share asked for ("what fraction", "what share") is a number the abstract gives a
 possessive, a plural mark or a "%" is said not stated when the abstract lacks it; a study period is a topic, not a
 filter; and a paper is found by its first author ("Hastings et al.")."""
 
-from pathlib import Path
-
 import pytest
 
-from rag import PaperChat
-
-POPBIO = Path(__file__).parent / "data" / "popbio" / "abstracts.jsonl"
+from tests.conftest import ingested_field
 
 
 @pytest.fixture(scope="module")
 def popbio_chat(tmp_path_factory):
-    chat = PaperChat(store_dir=tmp_path_factory.mktemp("popbio-store"), store_bundled_corpus=False)
-    assert chat.ingest([POPBIO]).added == sum(1 for _ in POPBIO.open()) == 115
-    return chat
+    return ingested_field(tmp_path_factory, "popbio")
 
 
 @pytest.mark.parametrize("question, number", [

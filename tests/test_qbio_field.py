@@ -2,20 +2,14 @@
 paper's species, disease or population is hedged or refused while the paper's own subject is answered, and a
 detail the abstract lacks (a session length, a count it gives only of other things) is said not stated."""
 
-from pathlib import Path
-
 import pytest
 
-from rag import PaperChat
-
-QBIO = Path(__file__).parent / "data" / "qbio2" / "abstracts.jsonl"
+from tests.conftest import ingested_field
 
 
 @pytest.fixture(scope="module")
 def qbio_chat(tmp_path_factory):
-    chat = PaperChat(store_dir=tmp_path_factory.mktemp("qbio-store"), store_bundled_corpus=False)
-    assert chat.ingest([QBIO]).added == sum(1 for _ in QBIO.open()) == 116
-    return chat
+    return ingested_field(tmp_path_factory, "qbio2")
 
 
 def by_arxiv(chat, arxiv_id):

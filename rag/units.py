@@ -1,0 +1,31 @@
+"""The unit a question asks a quantity in ("in µeV", "(ppm)"), in any field, and what a number in it looks like."""
+
+from __future__ import annotations
+
+import re
+
+# A unit symbol, in any field: an SI unit with its prefix ("µeV", "kHz", "nm"), parts per million, an astronomer's
+# ("kpc", "Myr", "mJy", "km/s/kpc"), a percentage.
+_UNIT = (r"(?:[pnuµμmcdkMGT]?(?:eV|Hz|m|s|g|W|J|V|Pa|bar|mol|Gy|Sv|dB|Wb|T)|ppm|ppb|ppt|AU|au|[kM]?pc|[MG]yr|yr"
+         r"|mag|[mµμ]?Jy|km/s(?:/kpc)?|°C|K|%)")
+# The unit a question asks a quantity in: "(ppm)", "(in um)", "in µeV" before the question's end or its verb. A
+# one-letter unit only in brackets: "in A. baumannii" is no ampere; and not a plural mark: "distance(s)".
+_ASKED_UNIT = re.compile(rf"(?<!\w)\(\s*(?:in\s+)?(?P<bracketed>{_UNIT})\s*\)"
+                         rf"|\bin\s+(?P<after_in>(?=\S\S){_UNIT})(?=\s*[?,;)]|\s*$|\s+(?:is|was|are|were|did|do|does)\b)")
+
+
+def asked_unit(question: str) -> str:
+    """The unit the question asks a quantity in ("how large in µeV is the coupling?": "µeV"), or ""."""
+    match = _ASKED_UNIT.search(question)
+    return (match.group("bracketed") or match.group("after_in")) if match else ""
+
+
+def amount_in(unit: str) -> str:
+    """A pattern for a number in the unit at any scale ("in Hz": "20 Hz", "1.2 mHz"), its micro as typed or in LaTeX
+    ("µeV", "μeV", "ueV", "$\\mu$eV")."""
+    base = unit[1:] if unit[0] in _SI_PREFIXES and unit[1:] in _BASE_UNITS else unit
+    return rf"\d\s*(?:\\,|~)?\s*(?:[{_SI_PREFIXES}]|\$?\\mu\$?\s*)?{re.escape(base)}(?![A-Za-z])"
+
+
+_SI_PREFIXES = "pnuµμmcdkMGT"
+_BASE_UNITS = frozenset("eV Hz m s g W J V Pa bar mol Gy Sv Wb T pc yr Jy".split())
