@@ -27,10 +27,10 @@ _ACRONYM_IN_PARENS = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,15})\)")
 # A name hyphened to a word that makes it a modifier ("LoRA-adapted CLIP", "GRPO-based training") refers to the
 # technique the paper is named for, not to the paper.
 _USED_AS_MODIFIER = re.compile(r"-(?:[a-z]+ed|based|like|style|free|driven|aware|guided|powered|specific|only|wise)\b")
-# Where only a name can stand, a name spelled like a word ("PURGE", "PROVE") names its paper typed in lower case too:
-# alone after "tldr" or "what is", or beside "vs" ("purge vs prove, which ...?").
 # A paper cited by its first author: "Hastings et al.", or "Diósi's comment" (a possessive of a name no dictionary has).
 _AUTHOR_CITED = re.compile(r"\b(?P<surname>[A-Z][^\W\d_]+)(?:(?P<et_al>\s+et\s+al\b\.?)|['\u2019]s\b)")
+# Where only a name can stand, a name spelled like a word ("PURGE", "PROVE") names its paper typed in lower case too:
+# alone after "tldr" or "what is", or beside "vs" ("purge vs prove, which ...?").
 _NAME_SLOT = re.compile(r"^\W*(?:tl;?dr|what\s+is|what's|summari[sz]e|describe)\W+(?P<alone>[\w-]+)\W*$"
                         r"|(?P<left>[\w-]+)\s+(?:vs\.?|versus)\s+(?P<right>[\w-]+)", re.I)
 # A name made of ordinary words ("Graph Neural Networks") names its paper only while at most this many abstracts

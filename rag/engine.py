@@ -57,7 +57,8 @@ class PaperChatEngine:
                filters: PaperFilters | None = None) -> Iterator[str | Answer]:
         plan = self.planner.plan(question, history, filters)
         answer = yield from self.answer(plan, k)
-        if answer.refused and plan.years_written:  # "the review of models (2020-2025)": years that are its topic
+        # "the review of models (2020-2025)": years a loaded abstract writes may be its topic, not when papers came out
+        if answer.refused and plan.years_asked and self.planner.years_written(plan.filters):
             plan.filters, plan.no_paper_in_years = plan.without_years, False
             answer = yield from self.answer(plan, k)
         if plan.rewritten:

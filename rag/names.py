@@ -8,9 +8,9 @@ import unicodedata
 from functools import lru_cache
 
 from rag.asked import CLAIM_CHECK, NAME_ADJECTIVE_ENDINGS, capitalised_words, proper_names
-from rag.units import asked_unit
 from rag.relevance import absent_terms, essential_words
 from rag.terms import dictionary_words, is_english, one_edit_away
+from rag.units import asked_unit
 from store.paper import Paper
 
 # A term of art no longer than this may be an acronym typed in lower case ("npu", "gpus"), not an absent topic.

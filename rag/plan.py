@@ -51,7 +51,7 @@ class QuestionPlan:
     rewritten: bool = False
     no_paper_in_years: bool = False
     without_years: PaperFilters | None = None  # the filters before the question's years narrowed them
-    years_written: bool = False  # a loaded abstract writes those years: a study period, maybe, not a publication date
+    years_asked: bool = False  # the question's years narrowed ``filters``
 
     @property
     def kind(self) -> QuestionKind:
@@ -74,12 +74,12 @@ class OfflinePlanner:
         find = self.finder(filters)  # one cache for the whole plan: the same answer parts are looked up once
         resolution = self.resolve(without_kind_typos(question), history, find)
         asked = self.with_asked_years(resolution.question, filters)
-        without_years, years_written = filters, asked is not filters and self.years_written(asked)
+        without_years, years_asked = filters, asked is not filters
         if asked is not filters:  # the years the question asks for narrow the papers found from here on
             find, filters = self.finder(asked), asked
         intent = classify(resolution.question, self.chat.catalog)
         plan = QuestionPlan(resolution.question, intent, [], filters, rewritten=resolution.rewritten,
-                            without_years=without_years, years_written=years_written)
+                            without_years=without_years, years_asked=years_asked)
         plan.no_paper_in_years = bool(filters) and not any(filters.admits(p) for p in self.chat.catalog.papers.values())
         plan.pinned = list(dict.fromkeys([p.paper_id for p in resolution.papers] + intent.named))
         if history and not plan.pinned and intent.kind is not QuestionKind.COMPARISON:
