@@ -65,7 +65,6 @@ def capitalised_names(question: str) -> list[str]:
             if w.lower() not in dictionary_words() and not w.endswith(NAME_ADJECTIVE_ENDINGS)]
 
 
-
 def proper_names(question: str) -> list[str]:
     """What the question names, in any field: coined terms and acronyms ("M81", "NICER", "SF-36", "GPT-4"), a
     number's own name ("SN 2024uwq"), and capitalised words no dictionary has ("Perseus", "Qwen"). Such a name is not

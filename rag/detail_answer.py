@@ -79,7 +79,8 @@ _COUNTED_AS = {
     "language": re.compile(r"\b(?:mono|bi|tri)-?lingual\b", re.I),
     # "how many points does it gain": a gain in percentage points, written as a percentage
     "point": re.compile(r"\b(?:by|of|gains?|improves?|\+)\s*\d[\d.]*\s*(?:%|percentage points|points|pp)", re.I),
-    **{word: re.compile(r"\d[\d.]*\s*(?:\\?%|percent\b|per\s+cent\b)", re.I) for word in SHARE_WORDS},
+    # "what fraction": a percentage
+    **dict.fromkeys(SHARE_WORDS, re.compile(r"\d[\d.]*\s*(?:\\?%|percent\b|per\s+cent\b)", re.I)),
 }
 
 
