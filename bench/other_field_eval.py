@@ -1,7 +1,8 @@
 """PaperChat on other fields: questions written blind by helpers who saw the abstracts only.
 
     python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
-                                            qbio4|optics|condmat2|hep|quantph|eesssy|popbio|planets]
+                                            qbio4|optics|condmat2|hep|quantph|eesssy|popbio|planets|
+                                            grqc|chemph]
                                             [--store DIR]
                                             [--failures]
 
@@ -29,6 +30,9 @@
   abstracts (tests/data/popbio: populations, evolution, epidemics) and 114 arXiv astro-ph.EP abstracts
   (tests/data/planets: planetary science), 80 questions each (bench/popbio_questions.jsonl,
   bench/planets_questions.jsonl).
+- grqc, chemph: a ninth round, written blind after the eighth was scored: 124 arXiv gr-qc abstracts (tests/data/grqc:
+  gravitation and cosmology) and 107 arXiv physics.chem-ph abstracts, 13 of them physics.comp-ph (tests/data/chemph:
+  chemical physics), 80 questions each (bench/grqc_questions.jsonl, bench/chemph_questions.jsonl).
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -70,6 +74,8 @@ SETS = {
     "eesssy": _field_set("eesssy", "eesssy_questions.jsonl", "eesssy"),
     "popbio": _field_set("popbio", "popbio_questions.jsonl", "popbio"),
     "planets": _field_set("planets", "planets_questions.jsonl", "planets"),
+    "grqc": _field_set("grqc", "grqc_questions.jsonl", "grqc"),
+    "chemph": _field_set("chemph", "chemph_questions.jsonl", "chemph"),
 }
 
 

@@ -130,6 +130,9 @@ def test_papers_quoted_by_title_are_compared(astro_chat):
     # "SEAMBH paper XII" finds no paper by its own words: the paper best for the whole question besides the other
     # side's is compared
     ("how do the SEAMBH paper XII and paper XIV Calar Alto PG quasar results differ?", ("2505.01992", "2505.01993")),
+    # no side is parsed: the paper nearly as near the whole question as the lookup's is the other side
+    ("do active nuclei sit in denser environments? compare the faint AGN clustering in GOODS-N from JWST grism data "
+     "with the Subaru HSC environment study of SDSS quasars", ("2505.02896", "2505.04259")),
 ])
 def test_a_comparison_whose_wording_finds_one_paper_surely_still_compares_two(astro_chat, question, pair):
     chat, _ = astro_chat
@@ -137,6 +140,12 @@ def test_a_comparison_whose_wording_finds_one_paper_surely_still_compares_two(as
     cited = {c.paper.paper_id for c in answer.citations}
     assert answer.kind == "comparison"
     assert {by_arxiv(chat, arxiv_id) for arxiv_id in pair} <= cited
+
+
+def test_one_paper_sought_with_both_in_its_description_is_no_comparison(astro_chat):
+    chat, _ = astro_chat
+    answer = chat.ask("Is there a paper that both measures HI-selected dark sources and low surface brightness galaxies?")
+    assert answer.kind != "comparison" and [c.paper.url[-10:] for c in answer.citations][:1] == ["2505.04299"]
 
 
 def test_a_designation_only_the_title_writes_pins_its_paper(astro_chat):
