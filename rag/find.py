@@ -64,19 +64,30 @@ class PaperFinder:
         """Papers whose abstract uses a made-up term of the question ("What is OR-GIGPO?"), when only a few do;
         ``everyday``: a well-known acronym too ("Which papers use GRPO?")."""
         ruled_out = {name.lower() for name in ruled_out_names(question)}
-        terms = [t.lower() for t in coined_terms(question, everyday=everyday) if t.lower() not in ruled_out]
-        if not terms:
+        coined = [t for t in coined_terms(question, everyday=everyday) if t.lower() not in ruled_out]
+        if not coined:
             return []
+        terms = [t.lower() for t in coined]
         users: dict[str, list[str]] = {t: [] for t in terms}
+        # A hyphenated variant counts ("GRPO" in "Sync-GRPO"), a longer word does not ("GRPOs" aside); so does an
+        # acronym's long form as the corpus defines it: every paper on "gravitational waves" uses "GWs", so "GWs"
+        # points to none of them
+        written = {t.lower(): re.compile("|".join(rf"(?<!\w){re.escape(form)}s?(?!\w)" for form in self.written_forms(t)))
+                   for t in coined}
         for paper_id, text in self.chat.catalog.lower_texts().items():
             for t in terms:
-                # A hyphenated variant counts ("GRPO" in "Sync-GRPO"), a longer word does not ("GRPOs" aside).
-                if len(users[t]) <= MAX_MENTIONED and t in text and re.search(rf"(?<!\w){re.escape(t)}s?(?!\w)", text):
+                if len(users[t]) <= MAX_MENTIONED and written[t].search(text):
                     if filters is None or filters.admits(self.chat.catalog.papers[paper_id]):
                         users[t].append(paper_id)
         # a common term ("SDSS") points to no paper, and leaves the rare one ("J144850.08") pointing to its own
         found = list(dict.fromkeys(pid for t in terms if len(users[t]) <= MAX_MENTIONED for pid in users[t]))
         return found if len(found) <= MAX_MENTIONED else []
+
+    def written_forms(self, term: str) -> list[str]:
+        """A coined term of a question as abstracts may write it, in lower case: itself, and for an acronym the long
+        forms the corpus gives it, singular ("GWs": "gravitational wave")."""
+        long_forms = [form.lower() for form in self.chat.glossary.long_forms(term)]
+        return list(dict.fromkeys([term.lower()] + [form.removesuffix("s") for form in long_forms]))
 
     def name_users(self, question: str, filters: PaperFilters | None) -> dict[str, re.Pattern]:
         """Papers using a model, dataset or tool a list question names ("run experiments with Qwen models", "use

@@ -1,0 +1,31 @@
+"""PaperChat on gravitation and cosmology papers (real arXiv gr-qc abstracts, tests/data/grqc): an acronym of the
+question that the right paper spells out ("GWs", "PBH") does not pin the few papers writing the acronym itself."""
+
+import pytest
+
+from tests.conftest import ingested_field
+
+
+@pytest.fixture(scope="module")
+def grqc_chat(tmp_path_factory):
+    return ingested_field(tmp_path_factory, "grqc")
+
+
+@pytest.mark.parametrize("question, arxiv_id", [
+    # the lensing paper writes "gravitational waves"; a paper on early warnings writes "GWs"
+    ("Which paper bounds the graviton mass from the time delay between the GWs and the light of a strongly lensed "
+     "event?", "2509.03196"),
+    # the initial-conditions paper writes "primordial black hole formation"; a hybrid-inflation paper writes "PBHs"
+    ("Is there a study of PBH formation in numerical relativity where the Hamiltonian constraint has two branches of "
+     "solutions?", "2509.26470"),
+])
+def test_an_acronym_the_paper_spells_out_finds_it(grqc_chat, question, arxiv_id):
+    answer = grqc_chat.ask(question)
+    assert not answer.refused and answer.citations[0].paper.url.endswith(arxiv_id), answer.text
+
+
+def test_an_acronym_every_paper_of_its_topic_uses_points_to_none_of_them(grqc_chat):
+    """"GWs" is written by a few abstracts and spelled out by many more: the question's other words decide."""
+    answer = grqc_chat.ask("I remember a GPU search for long-transient GWs from newborn neutron stars written with "
+                           "JAX. Who is it by?")
+    assert not answer.hedged and answer.citations[0].paper.url.endswith("2507.07816"), answer.text
