@@ -158,24 +158,26 @@ class ComparisonWriter:
         hits = [h for h in self.chat.retrieve_hits(query, 2 * SIDE_K, filters) if h.paper.paper_id not in taken]
         return self.judge.rescore(query, hits)
 
-    def second_topic_pair(self, question: str, intent: Intent, filters: PaperFilters | None) -> list[str]:
+    def second_topic_pair(self, question: str, intent: Intent,
+                          filters: PaperFilters | None) -> tuple[list[str], bool]:
         """The lookup's paper and the best other paper for the question, when the question counts two papers ("two
         Sb2Se3 photonic switch papers - one on Si, one on SiN") or that other one is nearly as near the question (see
-        PAIR_SCORE_RATIO); else empty."""
+        PAIR_SCORE_RATIO), else none; and whether they are only the closest: a question counting two papers that no
+        paper answers surely compares the two nearest to it."""
+        counted = (m := COUNTED_GROUP.search(question)) is not None and GROUP_COUNTS[m.group().lower()] == 2
         verdict = self.judge.choose(question, intent, self.find.for_lookup(question, [], None, filters))
-        if not verdict.chosen:
-            return []
-        first = verdict.chosen[0].paper
         scored = self.nearest_to_question(question, frozenset(), filters)  # both papers on one scale
+        if not verdict.chosen:
+            nearest = [h.paper.paper_id for _, h in scored[:2] if h.relevance >= self.judge.min_rel]
+            return (nearest, True) if counted and len(nearest) == 2 else ([], False)
+        first = verdict.chosen[0].paper
         own = next((score for score, h in scored if h.paper.paper_id == first.paper_id), None)
         score, best = next(((score, h) for score, h in scored if h.paper.paper_id != first.paper_id), (0.0, None))
         if best is None or best.relevance < self.judge.min_rel:
-            return []
-        second = best.paper
-        if (m := COUNTED_GROUP.search(question)) is None or GROUP_COUNTS[m.group().lower()] != 2:
-            if own is None or score < max(PAIR_MIN_SCORE, PAIR_SCORE_RATIO * own):
-                return []
-        return [first.paper_id, second.paper_id]
+            return [], False
+        if not counted and (own is None or score < max(PAIR_MIN_SCORE, PAIR_SCORE_RATIO * own)):
+            return [], False
+        return [first.paper_id, best.paper.paper_id], False
 
     def write(self, question: str, ids: list[str], k: int | None, filters: PaperFilters | None,
                         details: Sequence[DetailAsk] = ()) -> Iterator[str]:

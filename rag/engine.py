@@ -99,9 +99,14 @@ class PaperChatEngine:
                     answer = found
                     answer.lead_with("No set of papers clears the list's relevance cut-off; the one that answers best:")
             return answer
-        if intent.sets_side_by_side and not plan.pinned and plan.focus is None and len(
-                pair := self.comparisons.second_topic_pair(question, intent, filters)) == 2:
-            return (yield from self.comparisons.write(question, pair, k, filters, intent.details))
+        pair, closest = self.comparisons.second_topic_pair(question, intent, filters) if (
+            intent.sets_side_by_side and not plan.pinned and plan.focus is None) else ([], False)
+        if len(pair) == 2:
+            answer = yield from self.comparisons.write(question, pair, k, filters, intent.details)
+            if closest:
+                answer.hedged = True
+                answer.lead_with("No loaded paper surely fits the question; the two nearest to it are compared.")
+            return answer
         answer = yield from self.lookup(question, intent, plan.pinned, k, filters)
         if answer.refused and plan.conversation_paper is not None and self.on_paper(question, plan.conversation_paper):
             # "how big was the volume-limited sample?" right after a paper: found in no other paper, asked of that one

@@ -1,5 +1,6 @@
 """PaperChat on gravitation and cosmology papers (real arXiv gr-qc abstracts, tests/data/grqc): an acronym of the
-question that the right paper spells out ("GWs", "PBH") does not pin the few papers writing the acronym itself."""
+question that the right paper spells out ("GWs", "PBH") does not pin the few papers writing the acronym itself, and
+two papers counted that no paper surely answers are compared as the closest."""
 
 import pytest
 
@@ -29,3 +30,13 @@ def test_an_acronym_every_paper_of_its_topic_uses_points_to_none_of_them(grqc_ch
     answer = grqc_chat.ask("I remember a GPU search for long-transient GWs from newborn neutron stars written with "
                            "JAX. Who is it by?")
     assert not answer.hedged and answer.citations[0].paper.url.endswith("2507.07816"), answer.text
+
+
+def test_two_papers_counted_that_no_paper_answers_surely_are_compared_as_the_closest(grqc_chat):
+    """No paper is surely the whole question (it describes two); the two nearest are compared, said to be that."""
+    answer = grqc_chat.ask("Two QPO-based constraint papers from one group: one on a rotating regular BH with a "
+                           "Minkowski core, one on a Horndeski rotating BH. How do they differ in the data used and in "
+                           "what they constrain?")
+    assert answer.kind == "comparison" and answer.hedged, answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2508.13974", "2509.26270"}
+    assert answer.text.startswith("No loaded paper surely fits the question")
