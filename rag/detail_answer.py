@@ -36,7 +36,8 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
     if detail.record:
         return record_detail(paper, detail.record)
     if detail.shape:
-        return next((text for text, _ in sentences if re.search(detail.shape, text)), None)
+        return next((text for text, _ in sentences if re.search(detail.shape, text) and not (
+            detail.shape_beside_term and not any(_has_term(text.lower(), term) for term in detail.terms))), None)
     own = {w.lower() for w in re.findall(r"[\w\-]+", paper.name)}
     supporting = []
     for text, _ in sentences:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rag.acronyms import tables_in_use
 from rag.terms import ASKING_WORDS, singular_stem
-from rag.units import amount_in, asked_unit
+from rag.units import amount_in, amount_of, asked_unit
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,7 @@ class DetailAsk:
     record: str = ""  # when set, the field of the paper's record that answers it ("authors", "venue_year")
     all_terms: bool = False  # a supporting sentence holds every term ("conversion factor"), not one of them
     counted: bool = False  # "how many": the number must count a term ("398 disc galaxies"), not stand anywhere
+    shape_beside_term: bool = False  # the shape stands in a sentence holding a term ("films 20 nm thick")
 
 
 # ---- specific details ----
@@ -268,7 +269,10 @@ _FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\
                           r"|how\s+(long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast|high|strong)"
                           r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
                           re.I)
-# What "how long/far/old ..." measures, for the answer's words.
+# What "how long/far/old ..." measures, for the answer's words; and the dimension of the amounts that answer it.
+# ("how big/large/high" measures anything: a sample, a splitting, an efficiency)
+_DIMENSION = {"long": "duration", "far": "length", "old": "time", "deep": "length", "wide": "length", "thick": "length",
+              "thin": "length", "hot": "temperature", "cold": "temperature"}
 _MEASURED_AS = {"long": "length", "far": "distance", "old": "age", "large": "size", "big": "size", "massive": "mass",
                 "bright": "brightness", "hot": "temperature", "cold": "temperature", "deep": "depth", "wide": "width",
                 "thick": "thickness", "thin": "thickness", "fast": "speed",
@@ -335,9 +339,14 @@ def asked_focus(question: str) -> list[DetailAsk]:
                 common, wants_number = common[:-1], True
             terms = (singular_stem(head),) if len(common) == 1 else tuple(singular_stem(w) for w in common)
             phrase = " ".join(part)  # "how long was each session": the length of each session
-            if match.group(2):
-                phrase = f"{_MEASURED_AS[match.group(2).lower()]} of the {phrase}"
-            found.append(DetailAsk(phrase, terms, wants_number, False, all_terms=len(common) > 1))
+            shape = ""
+            if match.group(2):  # "how thick were the films": a length answers, "thick" is no facet of the topic
+                measure = match.group(2).lower()
+                phrase = f"{_MEASURED_AS[measure]} of the {phrase}"
+                if shape := amount_of(_DIMENSION[measure]) if measure in _DIMENSION else "":
+                    terms += (singular_stem(measure),)
+            found.append(DetailAsk(phrase, terms, wants_number, False, shape, all_terms=len(common) > 1 and not shape,
+                                   shape_beside_term=bool(shape)))
     return found
 
 

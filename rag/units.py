@@ -29,3 +29,19 @@ def amount_in(unit: str) -> str:
 
 _SI_PREFIXES = "pnuµμmcdkMGT"
 _BASE_UNITS = frozenset("eV Hz m s g W J V Pa bar mol Gy Sv Wb T pc yr Jy".split())
+
+
+# What a number of a length, a duration or a temperature is written in, in any field: "20 nm", "3.2 kpc", "10 min",
+# "4 Gyr", "two weeks" aside (a number in words is no amount here), "300 K".
+_LENGTH = r"(?:[pnuµμmck]?m|Å|au|AU|[kMG]?pc|ly|light[- ]years?)"
+_DURATION = r"(?:[mµμn]?s|sec(?:onds?)?|min(?:utes?)?|h|hrs?|hours?|days?|weeks?|months?|years?|[kMG]?yrs?|[kMG]a)"
+_TEMPERATURE = r"(?:[mµμ]?K|°\s?[CF]|kelvin)"
+_DIMENSION_UNITS = {"length": _LENGTH, "duration": rf"(?:{_DURATION}|{_LENGTH})", "time": _DURATION,
+                    "temperature": _TEMPERATURE}
+
+
+def amount_of(dimension: str) -> str:
+    """A pattern for a number in a unit of the dimension ("length": "20 nm", "1.5 kpc"), or "" for a dimension
+    without one unit family (brightness, strength)."""
+    units = _DIMENSION_UNITS.get(dimension)
+    return rf"\d\s*(?:\\,|~|\$?\\mu\$?\s*)?(?:{units})(?![A-Za-z])" if units else ""

@@ -200,6 +200,16 @@ def test_a_quantity_asked_in_a_unit_is_stated_only_as_a_number_in_that_unit(astr
     assert missing.citations[0].paper.paper_id == hydra
 
 
+def test_how_far_or_how_old_is_answered_only_by_a_length_or_a_time(astro_chat):
+    """"How old": an age the abstract gives in Gyr answers, whatever other numbers its sentences hold; "how far": a
+    group whose abstract gives ages and counts but no distance is said not stated."""
+    chat, _ = astro_chat
+    old = chat.ask("How old are the twin bulge globular clusters whose parameters were revisited?")
+    assert old.kind != "not_stated" and "11+-0.5 Gyr" in old.text, old.text
+    far = chat.ask("How far is the young moving group ASCC 127 in the Cepheus Flare from us?")
+    assert far.kind == "not_stated" and far.citations[0].paper.url.endswith("2505.00407"), far.text
+
+
 def test_the_unit_a_question_asks_in_is_read_in_any_field():
     from rag.details import asked_unit
 
