@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rag.acronyms import tables_in_use
 from rag.terms import ASKING_WORDS, singular_stem
-from rag.units import amount_in, amount_of, asked_unit
+from rag.units import amount_in, amount_measured, asked_unit
 
 
 @dataclass(frozen=True)
@@ -269,10 +269,7 @@ _FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\
                           r"|how\s+(long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast|high|strong)"
                           r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
                           re.I)
-# What "how long/far/old ..." measures, for the answer's words; and the dimension of the amounts that answer it.
-# ("how big/large/high" measures anything: a sample, a splitting, an efficiency)
-_DIMENSION = {"long": "duration", "far": "length", "old": "time", "deep": "length", "wide": "length", "thick": "length",
-              "thin": "length", "hot": "temperature", "cold": "temperature"}
+# What "how long/far/old ..." measures, for the answer's words.
 _MEASURED_AS = {"long": "length", "far": "distance", "old": "age", "large": "size", "big": "size", "massive": "mass",
                 "bright": "brightness", "hot": "temperature", "cold": "temperature", "deep": "depth", "wide": "width",
                 "thick": "thickness", "thin": "thickness", "fast": "speed",
@@ -343,7 +340,7 @@ def asked_focus(question: str) -> list[DetailAsk]:
             if match.group(2):  # "how thick were the films": a length answers, "thick" is no facet of the topic
                 measure = match.group(2).lower()
                 phrase = f"{_MEASURED_AS[measure]} of the {phrase}"
-                if shape := amount_of(_DIMENSION[measure]) if measure in _DIMENSION else "":
+                if shape := amount_measured(measure):
                     terms += (singular_stem(measure),)
             found.append(DetailAsk(phrase, terms, wants_number, False, shape, all_terms=len(common) > 1 and not shape,
                                    shape_beside_term=bool(shape)))

@@ -38,10 +38,14 @@ _DURATION = r"(?:[mµμn]?s|sec(?:onds?)?|min(?:utes?)?|h|hrs?|hours?|days?|week
 _TEMPERATURE = r"(?:[mµμ]?K|°\s?[CF]|kelvin)"
 _DIMENSION_UNITS = {"length": _LENGTH, "duration": rf"(?:{_DURATION}|{_LENGTH})", "time": _DURATION,
                     "temperature": _TEMPERATURE}
+# The dimension "how far/old/thick ..." asks for ("how big/large/high" measures anything: a sample, a splitting, an
+# efficiency; "how long", a duration or a length).
+_MEASURE_DIMENSIONS = {"long": "duration", "far": "length", "old": "time", "deep": "length", "wide": "length",
+                       "thick": "length", "thin": "length", "hot": "temperature", "cold": "temperature"}
 
 
-def amount_of(dimension: str) -> str:
-    """A pattern for a number in a unit of the dimension ("length": "20 nm", "1.5 kpc"), or "" for a dimension
-    without one unit family (brightness, strength)."""
-    units = _DIMENSION_UNITS.get(dimension)
+def amount_measured(measure: str) -> str:
+    """A pattern for a number in a unit of what "how MEASURE" asks ("far": "20 nm", "1.5 kpc"), or "" for a measure
+    without one unit family ("big", "bright", "strong")."""
+    units = _DIMENSION_UNITS.get(_MEASURE_DIMENSIONS.get(measure, ""))
     return rf"\d\s*(?:\\,|~|\$?\\mu\$?\s*)?(?:{units})(?![A-Za-z])" if units else ""
