@@ -47,8 +47,12 @@ SIDE_AGREE = 3
 # question as the first: at least PAIR_SCORE_RATIO of its score, and PAIR_MIN_SCORE. Fitted on the lookups worded as
 # comparisons of the seeds and the seen other-field sets (147 questions, 19 of them comparisons, all at 0.91 or more): a
 # single paper sought with "both" or "differences" in its description stands alone, its runner-up at 0.87 or less.
+# The two must also stand PAIR_STANDS_OUT above the next paper: among 8,400 NeurIPS abstracts a lookup's runner-up is
+# often as near as the first, with many more just behind it (21 of the seeds' 63 such lookups paired without it, 2 with
+# it; the seen sets' comparisons lose one of 19).
 PAIR_SCORE_RATIO = 0.88
 PAIR_MIN_SCORE = 1.35
+PAIR_STANDS_OUT = 0.15
 
 
 class ComparisonWriter:
@@ -161,8 +165,8 @@ class ComparisonWriter:
     def second_topic_pair(self, question: str, intent: Intent,
                           filters: PaperFilters | None) -> tuple[list[str], bool]:
         """The lookup's paper and the best other paper for the question, when the question counts two papers ("two
-        Sb2Se3 photonic switch papers - one on Si, one on SiN") or that other one is nearly as near the question (see
-        PAIR_SCORE_RATIO), else none; and whether they are only the closest: a question counting two papers that no
+        Sb2Se3 photonic switch papers - one on Si, one on SiN") or the two stand out, nearly as near the question as
+        each other (see PAIR_SCORE_RATIO), else none; and whether they are only the closest: a question counting two papers that no
         paper answers surely compares the two nearest to it."""
         counted = (m := COUNTED_GROUP.search(question)) is not None and GROUP_COUNTS[m.group().lower()] == 2
         verdict = self.judge.choose(question, intent, self.find.for_lookup(question, [], None, filters))
@@ -172,10 +176,13 @@ class ComparisonWriter:
             return (nearest, True) if counted and len(nearest) == 2 else ([], False)
         first = verdict.chosen[0].paper
         own = next((score for score, h in scored if h.paper.paper_id == first.paper_id), None)
-        score, best = next(((score, h) for score, h in scored if h.paper.paper_id != first.paper_id), (0.0, None))
+        others = [(score, h) for score, h in scored if h.paper.paper_id != first.paper_id]
+        score, best = others[0] if others else (0.0, None)
         if best is None or best.relevance < self.judge.min_rel:
             return [], False
-        if not counted and (own is None or score < max(PAIR_MIN_SCORE, PAIR_SCORE_RATIO * own)):
+        third = others[1][0] if len(others) > 1 else 0.0
+        if not counted and (own is None or score < max(PAIR_MIN_SCORE, PAIR_SCORE_RATIO * own)
+                            or score - third < PAIR_STANDS_OUT):
             return [], False
         return [first.paper_id, best.paper.paper_id], False
 
