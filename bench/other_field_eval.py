@@ -2,7 +2,7 @@
 
     python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
                                             qbio4|optics|condmat2|hep|quantph|eesssy|popbio|planets|
-                                            grqc|chemph]
+                                            grqc|chemph|eesp|astrohe]
                                             [--store DIR]
                                             [--failures]
 
@@ -33,6 +33,10 @@
 - grqc, chemph: a ninth round, written blind after the eighth was scored: 124 arXiv gr-qc abstracts (tests/data/grqc:
   gravitation and cosmology) and 107 arXiv physics.chem-ph abstracts, 13 of them physics.comp-ph (tests/data/chemph:
   chemical physics), 80 questions each (bench/grqc_questions.jsonl, bench/chemph_questions.jsonl).
+- eesp, astrohe: a tenth round, written blind while the ninth was worked on: 111 arXiv eess.SP abstracts
+  (tests/data/eesp: signal processing, machine-learning papers left out) and 116 arXiv astro-ph.HE abstracts
+  (tests/data/astrohe: high-energy astrophysics), 80 questions each (bench/eesp_questions.jsonl,
+  bench/astrohe_questions.jsonl).
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -76,6 +80,8 @@ SETS = {
     "planets": _field_set("planets", "planets_questions.jsonl", "planets"),
     "grqc": _field_set("grqc", "grqc_questions.jsonl", "grqc"),
     "chemph": _field_set("chemph", "chemph_questions.jsonl", "chemph"),
+    "eesp": _field_set("eesp", "eesp_questions.jsonl", "eesp"),
+    "astrohe": _field_set("astrohe", "astrohe_questions.jsonl", "astrohe"),
 }
 
 
