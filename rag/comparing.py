@@ -166,10 +166,12 @@ class ComparisonWriter:
                           filters: PaperFilters | None) -> tuple[list[str], bool]:
         """The lookup's paper and the best other paper for the question, when the question counts two papers ("two
         Sb2Se3 photonic switch papers - one on Si, one on SiN") or the two stand out, nearly as near the question as
-        each other (see PAIR_SCORE_RATIO), else none; and whether they are only the closest: a question counting two papers that no
-        paper answers surely compares the two nearest to it."""
+        each other (see PAIR_SCORE_RATIO), else none; and whether they are only the closest: a question counting two
+        papers that no paper answers surely compares the two nearest to it."""
         counted = (m := COUNTED_GROUP.search(question)) is not None and GROUP_COUNTS[m.group().lower()] == 2
         verdict = self.judge.choose(question, intent, self.find.for_lookup(question, [], None, filters))
+        if not verdict.chosen and not counted:
+            return [], False
         scored = self.nearest_to_question(question, frozenset(), filters)  # both papers on one scale
         if not verdict.chosen:
             nearest = [h.paper.paper_id for _, h in scored[:2] if h.relevance >= self.judge.min_rel]
