@@ -2,7 +2,7 @@
 
     python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
                                             qbio4|optics|condmat2|hep|quantph|eesssy|popbio|planets|
-                                            grqc|chemph|eesp|astrohe]
+                                            grqc|chemph|eesp|astrohe|hepth|astroco|cscr]
                                             [--store DIR]
                                             [--failures]
 
@@ -37,6 +37,10 @@
   (tests/data/eesp: signal processing, machine-learning papers left out) and 116 arXiv astro-ph.HE abstracts
   (tests/data/astrohe: high-energy astrophysics), 80 questions each (bench/eesp_questions.jsonl,
   bench/astrohe_questions.jsonl).
+- hepth, astroco, cscr: an eleventh round, written blind after the tenth was scored: 109 arXiv hep-th abstracts
+  (tests/data/hepth: high-energy theory), 105 arXiv astro-ph.CO abstracts (tests/data/astroco: cosmology) and 114
+  arXiv cs.CR abstracts (tests/data/cscr: security and cryptography, machine-learning papers left out), 80 questions
+  each (bench/hepth_questions.jsonl, bench/astroco_questions.jsonl, bench/cscr_questions.jsonl).
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -82,6 +86,9 @@ SETS = {
     "chemph": _field_set("chemph", "chemph_questions.jsonl", "chemph"),
     "eesp": _field_set("eesp", "eesp_questions.jsonl", "eesp"),
     "astrohe": _field_set("astrohe", "astrohe_questions.jsonl", "astrohe"),
+    "hepth": _field_set("hepth", "hepth_questions.jsonl", "hepth"),
+    "astroco": _field_set("astroco", "astroco_questions.jsonl", "astroco"),
+    "cscr": _field_set("cscr", "cscr_questions.jsonl", "cscr"),
 }
 
 
