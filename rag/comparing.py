@@ -49,7 +49,8 @@ SIDE_AGREE = 3
 # single paper sought with "both" or "differences" in its description stands alone, its runner-up at 0.87 or less.
 # The two must also stand PAIR_STANDS_OUT above the next paper: among 8,400 NeurIPS abstracts a lookup's runner-up is
 # often as near as the first, with many more just behind it (21 of the seeds' 63 such lookups paired without it, 2 with
-# it; the seen sets' comparisons lose one of 19).
+# it; the seen sets' comparisons lose one of 19). Two papers compared without a name (two described sides, "the two
+# ... papers") are the two standing so above the rest, whatever the sides found.
 PAIR_SCORE_RATIO = 0.88
 PAIR_MIN_SCORE = 1.35
 PAIR_STANDS_OUT = 0.15
@@ -67,15 +68,22 @@ class ComparisonWriter:
 
     def compared_papers(self, question: str, intent: Intent, pinned: list[str],
                         filters: PaperFilters | None) -> tuple[list[str], int, dict[str, str]]:
-        """Ids of the compared papers: named or referred-to ones, then the best paper for each described side, or
+        """Ids of the compared papers: the two standing out for the whole question when two are compared and none
+        named; else named or referred-to ones, then the best paper for each described side, or
         the first MAX_COMPARED a list of the compared group gives ("Compare the video benchmarks"); how many
         papers that group has (0 for no group); and the papers only closest to their side's description, by side."""
+        count = GROUP_COUNTS.get(m.group().lower(), 0) if (m := COUNTED_GROUP.search(question)) else 0
+        # two papers compared, none named: the two nearest to the whole question, when they stand out, are the pair;
+        # the question's parts alone ("... vs around high-z radio galaxies", "the two Kitaev-chain papers - the
+        # 'optimal Majoranas' one vs ...") are read less surely than the whole of it
+        if not pinned and (count == 2 if intent.group else len(intent.described) == 2):
+            if len(pair := self.standing_pair(question, filters)) == 2:
+                return pair, 0, {}
         if intent.group:
             listed, scored, _, _ = self.lists.listed_papers(f"Which papers are about {intent.group}?", None, filters)
             found = max(len(listed), sum(x.score >= WHICH_MIN_RELEVANCE for x in scored))  # as a list would count
             ids = [x.hit.paper.paper_id for x in listed]
             # "the two quasi-periodic eruption papers": the asker counted them; the best ones make up the count
-            count = GROUP_COUNTS.get(m.group().lower(), 0) if (m := COUNTED_GROUP.search(question)) else 0
             ids += [x.hit.paper.paper_id for x in scored if x.hit.paper.paper_id not in ids][:max(0, count - len(ids))]
             return ids[:MAX_COMPARED], max(found, len(ids)), {}
         ids = list(pinned)
@@ -161,6 +169,15 @@ class ComparisonWriter:
         query = self.chat.glossary.for_search(question)
         hits = [h for h in self.chat.retrieve_hits(query, 2 * SIDE_K, filters) if h.paper.paper_id not in taken]
         return self.judge.rescore(query, hits)
+
+    def standing_pair(self, question: str, filters: PaperFilters | None) -> list[str]:
+        """The two papers nearest to the whole question, when both are relevant and they stand PAIR_STANDS_OUT above
+        the third; else none."""
+        scored = self.nearest_to_question(question, frozenset(), filters)
+        if len(scored) < 2 or scored[1][1].relevance < self.judge.min_rel:
+            return []
+        third = scored[2][0] if len(scored) > 2 else 0.0
+        return [h.paper.paper_id for _, h in scored[:2]] if scored[1][0] - third >= PAIR_STANDS_OUT else []
 
     def second_topic_pair(self, question: str, intent: Intent,
                           filters: PaperFilters | None) -> tuple[list[str], bool]:
