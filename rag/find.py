@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from rag.asked import capitalised_names, coined_terms
 from rag.list_answer import WHICH_MAX_PAPERS
+from rag.names import plain_spelling
 from rag.relevance import GAP_MIN_PAPERS, defines_otherwise
 from rag.retrieve import PaperFilters, PaperHit
 from rag.terms import ASKING_WORDS, dictionary_words, question_terms, snowball_stem
@@ -44,6 +45,7 @@ class PaperFinder:
         self.chat = chat
         self.settings = chat.settings
         self.min_rel = chat.settings.retrieval.min_relevance
+        self._plain: tuple[dict[str, str], dict[str, str]] = ({}, {})  # the catalog's lower texts, and them plain
 
     # ---- retrieval ----
 
@@ -74,14 +76,24 @@ class PaperFinder:
         # points to none of them
         written = {t.lower(): re.compile("|".join(rf"(?<!\w){re.escape(form)}s?(?!\w)" for form in self.written_forms(t)))
                    for t in coined}
+        # so does the term as LaTeX or a hyphen writes it: "large-N" as "Large $N$", "QED" as "QED$_3$"
+        spelled = {t.lower(): spelled_pattern(self.written_forms(t)) for t in coined}
+        plain = self.plain_texts()
         for paper_id, text in self.chat.catalog.lower_texts().items():
             for t in terms:
-                if len(users[t]) <= MAX_MENTIONED and written[t].search(text):
+                if len(users[t]) <= MAX_MENTIONED and (written[t].search(text) or spelled[t].search(plain[paper_id])):
                     if filters is None or filters.admits(self.chat.catalog.papers[paper_id]):
                         users[t].append(paper_id)
         # a common term ("SDSS") points to no paper, and leaves the rare one ("J144850.08") pointing to its own
         found = list(dict.fromkeys(pid for t in terms if len(users[t]) <= MAX_MENTIONED for pid in users[t]))
         return found if len(found) <= MAX_MENTIONED else []
+
+    def plain_texts(self) -> dict[str, str]:
+        """The catalog's lower-case texts in ``plain_spelling``, hyphens as spaces, by id; made once per catalog."""
+        texts = self.chat.catalog.lower_texts()
+        if self._plain[0] is not texts:
+            self._plain = (texts, {pid: plain_spelling(text).replace("-", " ") for pid, text in texts.items()})
+        return self._plain[1]
 
     def written_forms(self, term: str) -> list[str]:
         """A coined term of a question as abstracts may write it, in lower case: itself, and for an acronym the long
@@ -160,6 +172,17 @@ class PaperFinder:
             return Candidates(self.hits(question, k, filters, pinned), question, pinned=True, by_term=by_term)
         query = self.chat.glossary.for_search(question)  # "multimodal LLMs" also finds "large language models"
         return Candidates(self.with_rare_word_users(question, self.hits(query, k, filters), filters), query)
+
+
+def spelled_pattern(forms: list[str]) -> re.Pattern:
+    """The forms of a term as ``PaperFinder.plain_texts`` spell them, a plural or a subscript after them allowed
+    ("qed" in "qed3"), but no longer word, nor a longer number after a form ending in a digit."""
+    spelled = []
+    for form in forms:
+        plain = plain_spelling(form).replace("-", " ")
+        after = r"(?![\w])" if plain[-1:].isdigit() else r"s?(?![a-z])"
+        spelled.append(r"(?<![a-z0-9])" + r"\s?".join(re.escape(word) for word in plain.split()) + after)
+    return re.compile("|".join(spelled))
 
 
 def model_names(question: str) -> list[str]:

@@ -1,0 +1,26 @@
+"""PaperChat on high-energy theory papers (real arXiv hep-th abstracts, tests/data/hepth): a term of the question
+pins papers only when few write it in any spelling ("large-N" as "Large $N$", "QED" as "QED$_3$"), and the authors
+a question names are names the paper writes."""
+
+import pytest
+
+from tests.conftest import ingested_field
+
+
+@pytest.fixture(scope="module")
+def hepth_chat(tmp_path_factory):
+    return ingested_field(tmp_path_factory, "hepth")
+
+
+@pytest.mark.parametrize("question, arxiv_id", [
+    # the paper's title writes "Large $N$"; another paper writes "large-N" once, in passing
+    ("Has someone studied large-N one-matrix quantum mechanics evolving with a Lindblad master equation and asked "
+     "about nonequilibrium steady states in the planar limit?", "2508.04764"),
+    # the paper writes "QED$_3$"; two others write "QED" about Lorentz violation and tunnelling
+    ("What happens to the vacuum of 2+1d QED with massless Dirac fermions once a strong uniform magnetic field is "
+     "switched on?", "2508.03532"),
+])
+def test_a_term_written_in_latex_or_with_a_space_is_written(hepth_chat, question, arxiv_id):
+    answer = hepth_chat.ask(question)
+    assert not answer.refused and not answer.hedged, answer.text
+    assert answer.citations[0].paper.url.endswith(arxiv_id), answer.text
