@@ -13,7 +13,7 @@ from rag.details import DetailAsk, asked_details
 from rag.find import PaperFinder
 from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent
-from rag.judge import CLEAR_MARGIN, PaperJudge
+from rag.judge import CLEAR_MARGIN, DECISIVE_MARGIN, PaperJudge
 from rag.list_answer import WHICH_MIN_RELEVANCE
 from rag.listing import ListWriter
 from rag.retrieve import PaperFilters
@@ -68,17 +68,16 @@ class ComparisonWriter:
 
     def compared_papers(self, question: str, intent: Intent, pinned: list[str],
                         filters: PaperFilters | None) -> tuple[list[str], int, dict[str, str]]:
-        """Ids of the compared papers: the two standing out for the whole question when two are compared and none
-        named; else named or referred-to ones, then the best paper for each described side, or
+        """Ids of the compared papers: the two standing out for the whole question when two are compared, none named
+        and no side found decisively; else named or referred-to ones, then the best paper for each described side, or
         the first MAX_COMPARED a list of the compared group gives ("Compare the video benchmarks"); how many
         papers that group has (0 for no group); and the papers only closest to their side's description, by side."""
         count = GROUP_COUNTS.get(m.group().lower(), 0) if (m := COUNTED_GROUP.search(question)) else 0
-        # two papers compared, none named: the two nearest to the whole question, when they stand out, are the pair;
-        # the question's parts alone ("... vs around high-z radio galaxies", "the two Kitaev-chain papers - the
-        # 'optimal Majoranas' one vs ...") are read less surely than the whole of it
-        if not pinned and (count == 2 if intent.group else len(intent.described) == 2):
-            if len(pair := self.standing_pair(question, filters)) == 2:
-                return pair, 0, {}
+        # two papers counted, none named: the two nearest to the whole question, when they stand out, are the pair;
+        # the group read from the wording ("the two Kitaev-chain papers - the 'optimal Majoranas' one vs ...",
+        # "Two NEO papers: ... How do the methods differ?") is less sure than the whole question
+        if intent.group and count == 2 and not pinned and len(pair := self.standing_pair(question, filters)) == 2:
+            return pair, 0, {}
         if intent.group:
             listed, scored, _, _ = self.lists.listed_papers(f"Which papers are about {intent.group}?", None, filters)
             found = max(len(listed), sum(x.score >= WHICH_MIN_RELEVANCE for x in scored))  # as a list would count
@@ -102,6 +101,12 @@ class ComparisonWriter:
                 found[n] = (named[0].paper.paper_id, [])
             else:
                 candidates[n] = self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)
+        # so are two described sides, unless each finds its paper decisively: "... vs around high-z radio galaxies"
+        # reads a part of the question alone
+        decisive = all(n in found or self.judge.lead(candidates[n]) >= DECISIVE_MARGIN for n in range(len(intent.described)))
+        if not pinned and len(intent.described) == 2 and not decisive and \
+                len(pair := self.standing_pair(question, filters)) == 2:
+            return pair, 0, {}
         # the surest side picks first: "the GOODS-N AGN clustering paper" takes its paper before "the GOODS-N broad
         # Hα emitter census" can, which then finds its own among the rest
         one_paper = set()  # sides describing a paper another side took: "the study of socially anxious vs non-anxious ..."
