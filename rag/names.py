@@ -85,8 +85,10 @@ class NameCheck:
         return sum(1 for text in texts.values() if pattern.search(text)) >= COMMON_NAME_SHARE * max(len(texts), 1)
 
     def searchable(self, paper: Paper) -> str:
-        """The paper's title and abstract, acronyms spelled out, in ``plain_spelling``."""
-        return plain_spelling(f"{paper.title} {self.chat.glossary.with_long_forms(paper.text)}")
+        """The paper's title, authors and abstract, acronyms spelled out, in ``plain_spelling``: "the Pope-Rohrer-Whiting
+        paper" names a paper by its authors."""
+        authors = " ".join(paper.authors)
+        return plain_spelling(f"{paper.title} {authors} {self.chat.glossary.with_long_forms(paper.text)}")
 
     def writes(self, text: str, name: str) -> bool:
         """Whether a paper's ``searchable`` text writes the name (spaced or not: "21cm"), as the words its

@@ -24,3 +24,12 @@ def test_a_term_written_in_latex_or_with_a_space_is_written(hepth_chat, question
     answer = hepth_chat.ask(question)
     assert not answer.refused and not answer.hedged, answer.text
     assert answer.citations[0].paper.url.endswith(arxiv_id), answer.text
+
+
+def test_the_authors_a_question_names_are_names_their_paper_writes(hepth_chat):
+    """A paper asked of by its authors is that paper, not the closest to a paper no one wrote."""
+    answer = hepth_chat.ask("What did Dumitrescu and Maldacena find for QED3 in a strong magnetic field?")
+    assert not answer.hedged and answer.citations[0].paper.url.endswith("2508.03532"), answer.text
+    answer = hepth_chat.ask("In the Pope-Rohrer-Whiting paper on perturbations of EMDA black holes, above what critical "
+                            "value of the axion coupling b does the radial potential go negative outside the horizon?")
+    assert not answer.hedged and answer.citations[0].paper.url.endswith("2508.04589"), answer.text
