@@ -184,6 +184,15 @@ class ComparisonWriter:
         third = scored[2][0] if len(scored) > 2 else 0.0
         return [h.paper.paper_id for _, h in scored[:2]] if scored[1][0] - third >= PAIR_STANDS_OUT else []
 
+    def named_and_written(self, pinned: list[str], unloaded: list[str], filters: PaperFilters | None) -> list[str]:
+        """The one paper a comparison names and the one other paper writing a name set beside it that is no paper's
+        name ("NodeShield vs Petra": the paper presenting Petra under another title); else none."""
+        for name in unloaded:
+            users = [pid for pid in self.find.mentioned(name, filters, everyday=True) if pid not in pinned]
+            if len(users) == 1:
+                return [*pinned, users[0]]
+        return []
+
     def second_topic_pair(self, question: str, intent: Intent,
                           filters: PaperFilters | None) -> tuple[list[str], bool]:
         """The lookup's paper and the best other paper for the question, when the question counts two papers ("two

@@ -101,6 +101,9 @@ class PaperChatEngine:
             return answer
         pair, closest = self.comparisons.second_topic_pair(question, intent, filters) if (
             intent.sets_side_by_side and not plan.pinned and plan.focus is None) else ([], False)
+        unloaded = self.lookups.unloaded_sides(question, plan.pinned)
+        if unloaded and plan.focus is None:
+            pair = self.comparisons.named_and_written(plan.pinned, unloaded, filters) or pair
         if len(pair) == 2:
             answer = yield from self.comparisons.write(question, pair, k, filters, intent.details)
             if closest:
@@ -114,7 +117,6 @@ class PaperChatEngine:
             answer = yield from self.lookup(question, intent, [plan.focus.paper_id], k, filters)
         if plan.focus is not None and not answer.refused:
             answer.lead_with(f"Read as a question about {plan.focus.name}, the paper the conversation is on:")
-        unloaded = self.lookups.unloaded_sides(question, plan.pinned)
         if unloaded and not answer.refused:
             names = " and ".join(f"“{name}”" for name in unloaded)
             answer.lead_with(f"{names} {'is' if len(unloaded) == 1 else 'are'} not among the loaded papers, so only "

@@ -1,0 +1,31 @@
+"""PaperChat on security papers (real arXiv cs.CR abstracts, tests/data/cscr): a comparison naming one paper by its
+name and another by a name only that other paper's abstract writes compares the two."""
+
+import pytest
+
+from tests.conftest import ingested_field
+
+
+@pytest.fixture(scope="module")
+def cscr_chat(tmp_path_factory):
+    return ingested_field(tmp_path_factory, "cscr")
+
+
+@pytest.mark.parametrize("question, pair", [
+    # "Petra" is written in the abstract of "Trustworthy and Confidential SBOM Exchange", not in its title
+    ("NodeShield vs Petra: both build on SBOMs -- contrast what they use the SBOM for.", {"2508.13750", "2509.13217"}),
+    # "NADGO" is the acronym of "Adaptive t Design Dummy-Gate Obfuscation ..."
+    ("compare MaestroCut and NADGO (both Punch & Guha, quantum computing) -- what problem does each tackle?",
+     {"2509.00811", "2509.00812"}),
+])
+def test_a_name_only_an_abstract_writes_is_its_paper_in_a_comparison(cscr_chat, question, pair):
+    answer = cscr_chat.ask(question)
+    assert answer.kind == "comparison" and not answer.hedged, answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == pair
+    assert "not among the loaded papers" not in answer.text
+
+
+def test_a_name_no_abstract_writes_pairs_no_paper(cscr_chat):
+    """No abstract writes "Dependabot": no other paper is compared as if it were, and the answer says so."""
+    answer = cscr_chat.ask("How does NodeShield compare with Dependabot?")
+    assert answer.kind != "comparison" and "“Dependabot”" in answer.text, answer.text
