@@ -2,7 +2,8 @@
 
     python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
                                             qbio4|optics|condmat2|hep|quantph|eesssy|popbio|planets|
-                                            grqc|chemph|eesp|astrohe|hepth|astroco|cscr]
+                                            grqc|chemph|eesp|astrohe|hepth|astroco|cscr|
+                                            hepph|astrosr]
                                             [--store DIR]
                                             [--failures]
 
@@ -41,6 +42,10 @@
   (tests/data/hepth: high-energy theory), 105 arXiv astro-ph.CO abstracts (tests/data/astroco: cosmology) and 114
   arXiv cs.CR abstracts (tests/data/cscr: security and cryptography, machine-learning papers left out), 80 questions
   each (bench/hepth_questions.jsonl, bench/astroco_questions.jsonl, bench/cscr_questions.jsonl).
+- hepph, astrosr: a twelfth round, written blind while the eleventh was worked on: 107 arXiv hep-ph abstracts
+  (tests/data/hepph: particle phenomenology) and 106 arXiv astro-ph.SR abstracts (tests/data/astrosr: solar and
+  stellar astrophysics, cross-listed papers of an astro-ph.GA crawler), 80 questions each (bench/hepph_questions.jsonl,
+  bench/astrosr_questions.jsonl).
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -89,6 +94,8 @@ SETS = {
     "hepth": _field_set("hepth", "hepth_questions.jsonl", "hepth"),
     "astroco": _field_set("astroco", "astroco_questions.jsonl", "astroco"),
     "cscr": _field_set("cscr", "cscr_questions.jsonl", "cscr"),
+    "hepph": _field_set("hepph", "hepph_questions.jsonl", "hepph"),
+    "astrosr": _field_set("astrosr", "astrosr_questions.jsonl", "astrosr"),
 }
 
 
