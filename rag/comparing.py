@@ -103,7 +103,8 @@ class ComparisonWriter:
                 candidates[n] = self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)
         # so are two described sides, unless each finds its paper decisively: "... vs around high-z radio galaxies"
         # reads a part of the question alone
-        decisive = all(n in found or self.judge.lead(candidates[n]) >= DECISIVE_MARGIN for n in range(len(intent.described)))
+        decisive = all(n in found or self.judge.lead(candidates[n]) >= DECISIVE_MARGIN
+                       for n in range(len(intent.described)))
         if not pinned and len(intent.described) == 2 and not decisive and \
                 len(pair := self.standing_pair(question, filters)) == 2:
             return pair, 0, {}

@@ -180,9 +180,11 @@ def spelled_pattern(forms: list[str]) -> re.Pattern:
     spelled = []
     for form in forms:
         plain = plain_spelling(form).replace("-", " ")
+        if not plain.strip():  # a form of markup alone would match anywhere
+            continue
         after = r"(?![\w])" if plain[-1:].isdigit() else r"s?(?![a-z])"
         spelled.append(r"(?<![a-z0-9])" + r"\s?".join(re.escape(word) for word in plain.split()) + after)
-    return re.compile("|".join(spelled))
+    return re.compile("|".join(spelled) or r"(?!)")
 
 
 def model_names(question: str) -> list[str]:

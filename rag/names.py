@@ -85,8 +85,8 @@ class NameCheck:
         return sum(1 for text in texts.values() if pattern.search(text)) >= COMMON_NAME_SHARE * max(len(texts), 1)
 
     def searchable(self, paper: Paper) -> str:
-        """The paper's title, authors and abstract, acronyms spelled out, in ``plain_spelling``: "the Pope-Rohrer-Whiting
-        paper" names a paper by its authors."""
+        """The paper's title, authors and abstract, acronyms spelled out, in ``plain_spelling``: "the
+        Pope-Rohrer-Whiting paper" names a paper by its authors."""
         authors = " ".join(paper.authors)
         return plain_spelling(f"{paper.title} {authors} {self.chat.glossary.with_long_forms(paper.text)}")
 

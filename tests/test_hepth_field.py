@@ -30,6 +30,7 @@ def test_the_authors_a_question_names_are_names_their_paper_writes(hepth_chat):
     """A paper asked of by its authors is that paper, not the closest to a paper no one wrote."""
     answer = hepth_chat.ask("What did Dumitrescu and Maldacena find for QED3 in a strong magnetic field?")
     assert not answer.hedged and answer.citations[0].paper.url.endswith("2508.03532"), answer.text
-    answer = hepth_chat.ask("In the Pope-Rohrer-Whiting paper on perturbations of EMDA black holes, above what critical "
-                            "value of the axion coupling b does the radial potential go negative outside the horizon?")
+    answer = hepth_chat.ask("In the Pope-Rohrer-Whiting paper on perturbations of EMDA black holes, above what "
+                            "critical value of the axion coupling b does the radial potential go negative outside the "
+                            "horizon?")
     assert not answer.hedged and answer.citations[0].paper.url.endswith("2508.04589"), answer.text
