@@ -101,11 +101,14 @@ class ComparisonWriter:
                 found[n] = (named[0].paper.paper_id, [])
             else:
                 candidates[n] = self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)
-        # so are two described sides, unless each finds its paper decisively: "... vs around high-z radio galaxies"
-        # reads a part of the question alone
+        # so are two described sides, unless each finds its paper decisively, or both the same one where the asker
+        # counted no two papers ("the P300 study of re-referenced vs common-average EEG" describes one paper): "... vs
+        # around high-z radio galaxies" reads a part of the question alone
         decisive = all(n in found or self.judge.lead(candidates[n]) >= DECISIVE_MARGIN
                        for n in range(len(intent.described)))
-        if not pinned and len(intent.described) == 2 and not decisive and \
+        firsts = {scored[0][1].paper.paper_id for scored in candidates.values() if scored}
+        one_described = len(candidates) == 2 and len(firsts) == 1 and count != 2
+        if not pinned and len(intent.described) == 2 and not decisive and not one_described and \
                 len(pair := self.standing_pair(question, filters)) == 2:
             return pair, 0, {}
         # the surest side picks first: "the GOODS-N AGN clustering paper" takes its paper before "the GOODS-N broad
