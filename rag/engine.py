@@ -102,7 +102,7 @@ class PaperChatEngine:
         pair, closest = self.comparisons.second_topic_pair(question, intent, filters) if (
             intent.sets_side_by_side and not plan.pinned and plan.focus is None) else ([], False)
         unloaded = self.lookups.unloaded_sides(question, plan.pinned)
-        if unloaded and plan.focus is None:
+        if unloaded and plan.focus is None and not plan.rewritten:  # a follow-up's rewrite names its earlier papers
             pair = self.comparisons.named_and_written(plan.pinned, unloaded, filters) or pair
         if len(pair) == 2:
             answer = yield from self.comparisons.write(question, pair, k, filters, intent.details)
