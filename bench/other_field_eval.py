@@ -3,7 +3,7 @@
     python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
                                             qbio4|optics|condmat2|hep|quantph|eesssy|popbio|planets|
                                             grqc|chemph|eesp|astrohe|hepth|astroco|cscr|
-                                            hepph|astrosr]
+                                            hepph|astrosr|statme|supcon|heplat|astroim]
                                             [--store DIR]
                                             [--failures]
 
@@ -96,6 +96,10 @@ SETS = {
     "cscr": _field_set("cscr", "cscr_questions.jsonl", "cscr"),
     "hepph": _field_set("hepph", "hepph_questions.jsonl", "hepph"),
     "astrosr": _field_set("astrosr", "astrosr_questions.jsonl", "astrosr"),
+    "statme": _field_set("statme", "statme_questions.jsonl", "statme"),
+    "supcon": _field_set("supcon", "supcon_questions.jsonl", "supcon"),
+    "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
+    "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
 }
 
 
