@@ -3,7 +3,7 @@
     python bench/other_field_eval.py [--set astro-dev|astro-test|qbio|astro-test2|qbio2|astro-test3|condmat|qbio3|
                                             qbio4|optics|condmat2|hep|quantph|eesssy|popbio|planets|
                                             grqc|chemph|eesp|astrohe|hepth|astroco|cscr|
-                                            hepph|astrosr|statme|supcon|heplat|astroim]
+                                            hepph|astrosr|statme|supcon|heplat|astroim|mathna]
                                             [--store DIR]
                                             [--failures]
 
@@ -100,6 +100,7 @@ SETS = {
     "supcon": _field_set("supcon", "supcon_questions.jsonl", "supcon"),
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
+    "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
 }
 
 
