@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
@@ -29,6 +30,18 @@ _ACRONYM_IN_PARENS = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,15})\)")
 _USED_AS_MODIFIER = re.compile(r"-(?:[a-z]+ed|based|like|style|free|driven|aware|guided|powered|specific|only|wise)\b")
 # A paper cited by its first author: "Hastings et al.", or "Diósi's comment" (a possessive of a name no dictionary has).
 _AUTHOR_CITED = re.compile(r"\b(?P<surname>[A-Z][^\W\d_]+)(?:(?P<et_al>\s+et\s+al\b\.?)|['\u2019]s\b)")
+# Authors cited together: "Sharma & Lesgourgues", "Pan/Huterer et al.", "Grishin, Romero-Shaw & Trani", "Guha and Park".
+_SURNAME = r"[A-Z][^\W\d_A-Z]+(?:[A-Z][^\W\d_A-Z]+)?(?:-[A-Z][^\W\d_A-Z]+)?"  # "Romero-Shaw", "McDonald"; not "SGD"
+_AUTHORS_CITED = re.compile(rf"\b{_SURNAME}(?:\s*(?:,|&|/|\band\b)\s*{_SURNAME})+")
+
+
+def surname_key(name: str) -> str:
+    """An author's surname as typed in any question: the last word of the name, lower case, accents dropped
+    ("Krstić" and "Krstic" alike)."""
+    last = name.split()[-1] if name.split() else ""
+    return unicodedata.normalize("NFKD", last).encode("ascii", "ignore").decode().lower().strip(".,")
+
+
 # Where only a name can stand, a name spelled like a word ("PURGE", "PROVE") names its paper typed in lower case too:
 # alone after "tldr" or "what is", or beside "vs" ("purge vs prove, which ...?").
 _NAME_SLOT = re.compile(r"^\W*(?:tl;?dr|what\s+is|what's|summari[sz]e|describe)\W+(?P<alone>[\w-]+)\W*$"
@@ -133,6 +146,7 @@ class PaperCatalog:
         self._lower_texts: dict[str, str] = {}
         self._by_deletion: dict[str, set[str]] = {}  # long multi-word names by each one-letter deletion (lazy)
         self._by_first_author: dict[str, set[str]] = defaultdict(set)  # surname, lower case
+        self._by_author: dict[str, set[str]] = defaultdict(set)  # any author's surname (surname_key)
         self.add(papers)
 
     def add(self, papers: Iterable[Paper]) -> None:
@@ -140,6 +154,8 @@ class PaperCatalog:
             self.papers[paper.paper_id] = paper
             if paper.authors:
                 self._by_first_author[paper.authors[0].split()[-1].lower()].add(paper.paper_id)
+            for author in paper.authors:
+                self._by_author[surname_key(author)].add(paper.paper_id)
             for alias, exact in name_aliases(paper):
                 (self._by_exact if exact else self._by_alias)[alias].add(paper.paper_id)
                 if exact:
@@ -200,11 +216,30 @@ class PaperCatalog:
             papers = self._by_first_author.get(cited.group("surname").lower(), set())
             if len(papers) == 1 and (cited.group("et_al") or cited.group("surname").lower() not in dictionary_words()):
                 found.setdefault(next(iter(papers)), cited.span())
+        for start, end, papers in self.cited_authors(text):  # "Sharma & Lesgourgues": the one paper both wrote
+            if len(papers) == 1:
+                found.setdefault(next(iter(papers)), (start, end))
         for slot in _NAME_SLOT.finditer(text):
             for group in ("alone", "left", "right"):
                 for pid in self._by_exact_lower.get((slot.group(group) or "").lower(), ()):
                     found.setdefault(pid, slot.span(group))
         return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1]))
+
+    def cited_authors(self, text: str) -> list[tuple[int, int, frozenset[str]]]:
+        """Where the text cites papers by their authors, and the papers: two or more surnames together ("Sharma &
+        Lesgourgues") cite the papers all of them wrote; "Dorsett et al." the papers of that first author. Surnames
+        no loaded paper's authors share cite nothing."""
+        cited = []
+        for group in _AUTHORS_CITED.finditer(text):
+            surnames = re.findall(_SURNAME, group.group())
+            papers = set.intersection(*(self._by_author.get(surname_key(name), set()) for name in surnames))
+            if papers:
+                cited.append((group.start(), group.end(), frozenset(papers)))
+        for first in _AUTHOR_CITED.finditer(text):
+            if first.group("et_al") and not any(a <= first.start() < b for a, b, _ in cited):
+                if papers := self._by_first_author.get(first.group("surname").lower(), set()):
+                    cited.append((first.start(), first.end(), frozenset(papers)))
+        return cited
 
     def titled(self, quoted: str) -> list[str]:
         """The one paper whose title is, starts with or holds the quoted words (at least QUOTED_TITLE_WORDS), if one."""

@@ -73,6 +73,8 @@ class ComparisonWriter:
         the first MAX_COMPARED a list of the compared group gives ("Compare the video benchmarks"); how many
         papers that group has (0 for no group); and the papers only closest to their side's description, by side."""
         count = GROUP_COUNTS.get(m.group().lower(), 0) if (m := COUNTED_GROUP.search(question)) else 0
+        if not pinned and len(pair := self.authored_pair(question, filters)) == 2:
+            return pair, 0, {}
         # two papers counted, none named: the two nearest to the whole question, when they stand out, are the pair;
         # the group read from the wording ("the two Kitaev-chain papers - the 'optimal Majoranas' one vs ...",
         # "Two NEO papers: ... How do the methods differ?") is less sure than the whole question
@@ -187,6 +189,15 @@ class ComparisonWriter:
             return []
         third = scored[2][0] if len(scored) > 2 else 0.0
         return [h.paper.paper_id for _, h in scored[:2]] if scored[1][0] - third >= PAIR_STANDS_OUT else []
+
+    def authored_pair(self, question: str, filters: PaperFilters | None) -> list[str]:
+        """The two papers of the authors the question cites, when those authors wrote two of the loaded papers
+        ("Inventar et al. had two ICRC proceedings ... how do they differ?"); else none."""
+        for _, _, papers in self.chat.catalog.cited_authors(question):
+            ids = sorted(pid for pid in papers if not filters or filters.admits(self.chat.catalog.papers[pid]))
+            if len(ids) == 2:
+                return ids
+        return []
 
     def named_and_written(self, pinned: list[str], unloaded: list[str], filters: PaperFilters | None) -> list[str]:
         """The one paper a comparison names and the one other paper writing a name set beside it that is no paper's

@@ -99,8 +99,11 @@ class PaperChatEngine:
                     answer = found
                     answer.lead_with("No set of papers clears the list's relevance cut-off; the one that answers best:")
             return answer
-        pair, closest = self.comparisons.second_topic_pair(question, intent, filters) if (
-            intent.sets_side_by_side and not plan.pinned and plan.focus is None) else ([], False)
+        pair, closest = [], False
+        if intent.sets_side_by_side and not plan.pinned and plan.focus is None:
+            # "Dorsett et al.'s DoS taxonomy paper vs their Denial of Wallet review": the authors' two papers
+            pair = self.comparisons.authored_pair(question, filters)
+            pair, closest = (pair, False) if pair else self.comparisons.second_topic_pair(question, intent, filters)
         unloaded = self.lookups.unloaded_sides(question, plan.pinned)
         if unloaded and plan.focus is None and not plan.rewritten:  # a follow-up's rewrite names its earlier papers
             pair = self.comparisons.named_and_written(plan.pinned, unloaded, filters) or pair

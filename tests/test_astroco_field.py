@@ -1,5 +1,6 @@
 """PaperChat on cosmology papers (real arXiv astro-ph.CO abstracts, tests/data/astroco): two described sides that
-each find their paper decisively are compared as described, whatever else stands near the whole question."""
+each find their paper decisively are compared as described, whatever else stands near the whole question; papers
+cited by their authors ("Sharma & Lesgourgues", "the Pan/Huterer et al. study") are those authors' papers."""
 
 import pytest
 
@@ -17,3 +18,17 @@ def test_two_sides_found_decisively_are_the_compared_pair(astroco_chat):
                               "using kSZ to benchmark AGN feedback in sims. Compare their goals and main results.")
     assert answer.kind == "comparison", answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == {"2510.14135", "2510.15822"}
+
+
+def test_papers_cited_by_their_authors_are_compared(astroco_chat):
+    # "Pan/Huterer et al." names no paper by its title; Pan and Huterer wrote one of the loaded papers together
+    answer = astroco_chat.ask("How do Sala et al.'s galaxy x dark-siren cross-correlation forecast and the Pan/Huterer "
+                              "et al. study of H0 from galaxy-GW cross-correlations differ in setup and conclusions?")
+    assert answer.kind == "comparison" and not answer.hedged, answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2510.08699", "2510.19931"}
+
+
+def test_two_authors_cited_together_name_the_paper_they_wrote(astroco_chat):
+    answer = astroco_chat.ask("What upper bound on the neutrino mass sum do Sharma & Lesgourgues get?")
+    assert answer.citations and answer.citations[0].paper.url.endswith("2510.15835"), answer.text
+    assert not answer.hedged, answer.text

@@ -1,5 +1,6 @@
 """PaperChat on security papers (real arXiv cs.CR abstracts, tests/data/cscr): a comparison naming one paper by its
-name and another by a name only that other paper's abstract writes compares the two."""
+name and another by a name only that other paper's abstract writes compares the two; so does one setting the two
+papers of one author side by side."""
 
 import pytest
 
@@ -29,3 +30,12 @@ def test_a_name_no_abstract_writes_pairs_no_paper(cscr_chat):
     """No abstract writes "Dependabot": no other paper is compared as if it were, and the answer says so."""
     answer = cscr_chat.ask("How does NodeShield compare with Dependabot?")
     assert answer.kind != "comparison" and "“Dependabot”" in answer.text, answer.text
+
+
+def test_two_papers_of_one_author_set_side_by_side_are_compared(cscr_chat):
+    # Dorsett is the first author of two loaded papers, neither named by its title
+    answer = cscr_chat.ask("Dorsett et al.'s DoS taxonomy paper vs their Denial of Wallet review -- what does each "
+                           "contribute?")
+    assert answer.kind == "comparison" and not answer.hedged, answer.text
+    assert len({c.paper.paper_id for c in answer.citations}) == 2
+    assert all("Dorsett" in " ".join(c.paper.authors) for c in answer.citations), answer.text
