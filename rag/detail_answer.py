@@ -51,6 +51,8 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
             continue
         if detail.wants_number and not states_amount(text):
             continue
+        if detail.number_beside_term and not any(_number_beside(low, term) for term in detail.terms):
+            continue  # "the mass spectra of ... pentaquarks with strangeness S=0" gives no mass
         counted = {singular_stem(w.lower()) for w in detail.phrase.split()[2:] if len(w) > 2} | set(detail.terms)
         units = " ".join(units_named(text)).lower()  # "99 FPS" counts frames per second
         if detail.counted and not any(_counts(low, term) or term in units for term in counted):
@@ -97,6 +99,14 @@ def _counts(low_text: str, term: str) -> bool:
     conjunction ("398 disc galaxies", "eight old GCs" aside), or just after it ("patients (n = 248)")."""
     return re.search(rf"\b{_COUNT}[\s-]+(?:{_COUNT_BREAK}[\w,-]+\s+){{0,6}}?{re.escape(term)}"
                      rf"|{re.escape(term)}\w*\s*[(:,]?\s*(?:n\s*=\s*|of\s+)?\d", low_text) is not None
+
+
+def _number_beside(low_text: str, term: str) -> bool:
+    """Whether a number stands within six words after the term or four before it, and is no part of a compound
+    ("a 1-parameter family")."""
+    number = r"(?<![a-z\-])\d[\d.,]*(?!-?[a-z])"
+    near = rf"{re.escape(term)}\w*\W+(?:\S+\s+){{0,5}}?\S*?{number}|{number}\S*\s+(?:\S+\s+){{0,3}}?{re.escape(term)}"
+    return re.search(near, low_text) is not None
 
 
 def _has_term(low_text: str, term: str) -> bool:

@@ -23,6 +23,7 @@ class DetailAsk:
     all_terms: bool = False  # a supporting sentence holds every term ("conversion factor"), not one of them
     counted: bool = False  # "how many": the number must count a term ("398 disc galaxies"), not stand anywhere
     shape_beside_term: bool = False  # the shape stands in a sentence holding a term ("films 20 nm thick")
+    number_beside_term: bool = False  # the number stands a few words from a term ("masses of 4.2 GeV")
 
 
 # ---- specific details ----
@@ -163,7 +164,7 @@ _ML_DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
 
 
 # What "how many" counts, up to three words (a lookahead: "how many GPUs and how many hours" asks twice).
-_HOW_MANY = re.compile(r"\bhow many\s+(?=((?:[a-z0-9-]+(?:/\s*[a-z0-9-]+)*\s+){0,2}[a-z0-9-]+(?:/\s*[a-z0-9-]+)*))",
+_HOW_MANY = re.compile(r"\bhow many\s+(?:of\s+(?:the|these|those|their|its)\s+)?(?=((?:[a-z0-9-]+(?:/\s*[a-z0-9-]+)*\s+){0,2}[a-z0-9-]+(?:/\s*[a-z0-9-]+)*))",
                        re.I)
 
 
@@ -264,7 +265,8 @@ def asking_sentences(question: str) -> str:
 # at "and" (then two things are asked).
 _FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\s+)"
                           # a preposition may lead: "at what temperature were ... done?", "in which year"
-                          r"(?:(?:at|in|on|to|for|from|with|by|over|under|into|within)\s+)?"
+                          r"(?:(?:at|in|on|to|for|from|with|by|over|under|into|within|above|below|beyond|around"
+                          r"|across|after|before|during|through|up\s+to|down\s+to)\s+)?"
                           r"(?:(what|which)(?:'s|\s+(?:is|are|was|were))?"
                           r"|how\s+(long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast|high|strong)"
                           r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
@@ -288,6 +290,17 @@ _NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones k
     extent respect respects sense""".split())
 
 
+# What a question asking for a value names before the thing valued ("what value of q", "what range of masses"), and
+# the thing: up to four words after "of (the)".
+_VALUE_WORDS = frozenset("value range estimate bound limit".split())
+_OF_THING = re.compile(r"\s+of\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)"
+                       r"(?=\s+(?:do|does|did|is|are|was|were|can|could|would|will|they|in|for|at|from|that|when|of|with|on|to)\b|\W*$|\s*[?,;])", re.I)
+# Things asked for that are numbers in any field: "what masses", "what temperature", "what diffusion coefficient".
+_QUANTITIES = frozenset(_MEASURED_AS.values()) | {"value", "coefficient", "rate", "constant", "exponent"}
+
+
+def _is_quantity(word: str) -> bool:
+    return any(word.lower() in (q, f"{q}s", f"{q}es") for q in _QUANTITIES)
 # Words asking for a part of a whole, given as a number ("30 percent", "62.5%") more often than by the word.
 SHARE_WORDS = frozenset("percentage percent fraction share proportion".split())
 # Ways of typing a word: "season(s)" for one or more; "country's" for whose; "%" for a percentage.
@@ -310,7 +323,7 @@ def asked_focus(question: str) -> list[DetailAsk]:
             if (owner := _POSSESSIVE.fullmatch(word)) and not words:
                 words.append(owner.group(1))  # "which country's data": the country is asked
                 break
-            if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+", word) or len(words) == 4 \
+            if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+(?:/[\w-]+)*", word) or len(words) == 4 \
                     or token[0] in "([":  # "the MgB2 films (textured vs single crystal)": an aside starts
                 break
             if words and word.islower() and word.endswith("ed") and len(word) > 4:
@@ -331,19 +344,28 @@ def asked_focus(question: str) -> list[DetailAsk]:
             if not common or any(w in _NOT_A_DETAIL for w in common):
                 continue
             head = common[-1]
-            wants_number = not match.group(1) or head in SHARE_WORDS  # "what fraction": a number, not the word
+            # "what fraction", "what masses": a number, not the word
+            wants_number = not match.group(1) or head in SHARE_WORDS or _is_quantity(head)
             if head in ("size", "number", "count", "amount") and len(common) > 1:  # "sample size": a number of samples
                 common, wants_number = common[:-1], True
-            terms = (singular_stem(head),) if len(common) == 1 else tuple(singular_stem(w) for w in common)
             phrase = " ".join(part)  # "how long was each session": the length of each session
+            # "what critical value of the axion coupling b": the coupling's value, a number
+            rest = question[match.end():]
+            if head.lower().rstrip("s") in _VALUE_WORDS and (of := _OF_THING.match(rest, rest.find(head) + len(head))):
+                common = [w for w in of.group(1).split() if w.islower()] or common
+                head, wants_number, phrase = common[-1], True, f"{phrase} of {of.group(1)}"
+            alternatives = head.split("/")  # "which instrument/telescope": either
+            terms = tuple(singular_stem(w) for w in alternatives) if len(alternatives) > 1 else (
+                (singular_stem(head),) if len(common) == 1 else tuple(singular_stem(w) for w in common))
             shape = ""
             if match.group(2):  # "how thick were the films": a length answers, "thick" is no facet of the topic
                 measure = match.group(2).lower()
                 phrase = f"{_MEASURED_AS[measure]} of the {phrase}"
                 if shape := amount_measured(measure):
                     terms += (singular_stem(measure),)
-            found.append(DetailAsk(phrase, terms, wants_number, False, shape, all_terms=len(common) > 1 and not shape,
-                                   shape_beside_term=bool(shape)))
+            found.append(DetailAsk(phrase, terms, wants_number, False, shape,
+                                   all_terms=len(common) > 1 and not shape and len(alternatives) == 1,
+                                   shape_beside_term=bool(shape), number_beside_term=wants_number and not shape))
     return found
 
 

@@ -1,6 +1,6 @@
 """PaperChat on high-energy theory papers (real arXiv hep-th abstracts, tests/data/hepth): a term of the question
-pins papers only when few write it in any spelling ("large-N" as "Large $N$", "QED" as "QED$_3$"), and the authors
-a question names are names the paper writes."""
+pins papers only when few write it in any spelling ("large-N" as "Large $N$", "QED" as "QED$_3$"), the authors
+a question names are names the paper writes, and a value asked for is stated only by a number beside its name."""
 
 import pytest
 
@@ -34,3 +34,19 @@ def test_the_authors_a_question_names_are_names_their_paper_writes(hepth_chat):
                             "critical value of the axion coupling b does the radial potential go negative outside the "
                             "horizon?")
     assert not answer.hedged and answer.citations[0].paper.url.endswith("2508.04589"), answer.text
+
+
+def test_a_value_whose_quantity_the_abstract_names_without_a_number_is_not_stated(hepth_chat):
+    # the abstract says the potential goes negative "if b is sufficiently large"; its only number is "1-parameter"
+    answer = hepth_chat.ask("In the Pope-Rohrer-Whiting paper on perturbations of EMDA black holes, above what critical "
+                            "value of the axion coupling b does the radial potential go negative outside the horizon?")
+    assert answer.kind == "not_stated", answer.text
+    assert answer.citations[0].paper.url.endswith("2508.04589")
+
+
+def test_a_value_stated_beside_its_quantity_is_quoted(hepth_chat):
+    answer = hepth_chat.ask("In the holographic anisotropic Dirac semimetal paper, what dynamical critical exponent "
+                            "does the Lifshitz geometry at the critical point have?")
+    assert answer.kind != "not_stated", answer.text
+    assert answer.citations[0].paper.url.endswith("2508.01497")
+    assert "approximately equal to" in answer.text, answer.text
