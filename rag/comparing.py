@@ -13,13 +13,15 @@ from rag.details import DetailAsk, asked_details
 from rag.find import PaperFinder
 from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent
-from rag.judge import CLEAR_MARGIN, DECISIVE_MARGIN, PaperJudge
+from rag.judge import ASPECT_WORDS, CLEAR_MARGIN, DECISIVE_MARGIN, PaperJudge
 from rag.list_answer import WHICH_MIN_RELEVANCE
 from rag.listing import ListWriter
+from rag.relevance import topic_words
 from rag.retrieve import PaperFilters
 from rag.sides import COUNTED_GROUP, GROUP_COUNTS
 from rag.sides import asked_of_each, names_a_paper
 from rag.retrieve import PaperHit
+from rag.terms import mentions_term, stems
 from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
 from store.paper import Paper
@@ -159,6 +161,8 @@ class ComparisonWriter:
     def compare(self, question: str, intent: Intent, pinned: list[str], k: int | None,
                 filters: PaperFilters | None) -> Iterator[str]:
         ids, in_group, closest = self.compared_papers(question, intent, pinned, filters)
+        if len(ids) < 2 and (pair := self.complementary_pair(question, ids, filters)):
+            ids, in_group = pair, 0  # "the vortex imaging works on CaSb2 (SQUID) and on NbN (NV)": read as one group
         if len(ids) < 2:
             answer = yield from self.lookup(question, intent, ids, k, filters)
             if in_group and not answer.refused:
@@ -189,6 +193,18 @@ class ComparisonWriter:
             return []
         third = scored[2][0] if len(scored) > 2 else 0.0
         return [h.paper.paper_id for _, h in scored[:2]] if scored[1][0] - third >= PAIR_STANDS_OUT else []
+
+    def complementary_pair(self, question: str, pinned: list[str], filters: PaperFilters | None) -> list[str]:
+        """For a question setting papers side by side whose wording gave one paper or none: the two papers standing out
+        for the whole question (``standing_pair``), holding any pinned one, when each writes a word of the question
+        the other does not ("bixplot vs the 'unifying boxplots' multiple-testing paper"); else none. One paper sought
+        by a description of two parts is nearest for both; its runner-up adds none of its own."""
+        pair = self.standing_pair(question, filters)
+        if len(pair) < 2 or not set(pinned) <= set(pair):
+            return []
+        words = [w for w in topic_words(question) if w not in ASPECT_WORDS]
+        written = [{w for w in words if mentions_term(w, stems(self.chat.catalog.papers[pid].text))} for pid in pair]
+        return pair if written[0] - written[1] and written[1] - written[0] else []
 
     def authored_pair(self, question: str, filters: PaperFilters | None) -> list[str]:
         """The two papers of the authors the question cites, when those authors wrote two of the loaded papers

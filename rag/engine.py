@@ -104,6 +104,8 @@ class PaperChatEngine:
             # "Dorsett et al.'s DoS taxonomy paper vs their Denial of Wallet review": the authors' two papers
             pair = self.comparisons.authored_pair(question, filters)
             pair, closest = (pair, False) if pair else self.comparisons.second_topic_pair(question, intent, filters)
+        if not pair and intent.sets_side_by_side and len(plan.pinned) < 2 and plan.focus is None:
+            pair = self.comparisons.complementary_pair(question, plan.pinned, filters)
         unloaded = self.lookups.unloaded_sides(question, plan.pinned)
         if unloaded and plan.focus is None and not plan.rewritten:  # a follow-up's rewrite names its earlier papers
             pair = self.comparisons.named_and_written(plan.pinned, unloaded, filters) or pair

@@ -1,0 +1,28 @@
+"""PaperChat on statistics-methodology papers (real arXiv stat.ME abstracts, tests/data/statme): a question setting
+two papers side by side whose wording finds one paper compares the two that stand out for the whole question, each
+answering its own part of it; one paper described in two parts stays one paper."""
+
+import pytest
+
+from tests.conftest import ingested_field
+
+
+@pytest.fixture(scope="module")
+def statme_chat(tmp_path_factory):
+    return ingested_field(tmp_path_factory, "statme")
+
+
+def test_two_papers_each_answering_a_part_of_the_question_are_compared(statme_chat):
+    # "bixplot" names one paper; the other is a quoted description no title holds in full
+    answer = statme_chat.ask("bixplot vs the 'unifying boxplots' multiple-testing paper — how do their goals differ?")
+    assert answer.kind == "comparison" and not answer.hedged, answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2510.20259", "2510.09276"}
+
+
+def test_one_paper_described_in_two_parts_stays_one_paper(statme_chat):
+    # "one organ and others both": a paper on a mixed design, not two papers
+    answer = statme_chat.ask("paired-organ studies (eyes/ears) with some patients contributing one organ and others "
+                             "both — is there a paper testing the risk difference between two proportions in that "
+                             "setup? which test do they end up recommending?")
+    assert answer.kind != "comparison", answer.text
+    assert answer.citations[0].paper.url.endswith("2510.18834")
