@@ -46,6 +46,11 @@
   (tests/data/hepph: particle phenomenology) and 106 arXiv astro-ph.SR abstracts (tests/data/astrosr: solar and
   stellar astrophysics, cross-listed papers of an astro-ph.GA crawler), 80 questions each (bench/hepph_questions.jsonl,
   bench/astrosr_questions.jsonl).
+- statme, supcon, heplat, astroim, mathna: a thirteenth round, written blind before the round's work was scored:
+  arXiv stat.ME (tests/data/statme: statistical methodology, 107), cond-mat.supr-con (tests/data/supcon:
+  superconductivity, 108; the crawlers held no cond-mat.str-el), hep-lat (tests/data/heplat: lattice field theory,
+  101; no crawler held nucl-th), astro-ph.IM (tests/data/astroim: astronomical instrumentation, 107) and math.NA
+  (tests/data/mathna: numerical analysis, 105) abstracts, 80 questions each (bench/<set>_questions.jsonl).
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
