@@ -51,6 +51,8 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
             continue
         if detail.wants_number and not states_amount(text):
             continue
+        if detail.companions and not any(_has_term(low, word) for word in detail.companions):
+            continue  # "the case b=1" is not "the axion coupling b"
         if detail.number_beside_term and not any(_number_beside(low, term) for term in detail.terms):
             continue  # "the mass spectra of ... pentaquarks with strangeness S=0" gives no mass
         counted = {singular_stem(w.lower()) for w in detail.phrase.split()[2:] if len(w) > 2} | set(detail.terms)
@@ -105,7 +107,8 @@ def _number_beside(low_text: str, term: str) -> bool:
     """Whether a number stands within six words after the term or four before it, and is no part of a compound
     ("a 1-parameter family")."""
     number = r"(?<![a-z\-])\d[\d.,]*(?!-?[a-z])"
-    near = rf"{re.escape(term)}\w*\W+(?:\S+\s+){{0,5}}?\S*?{number}|{number}\S*\s+(?:\S+\s+){{0,3}}?{re.escape(term)}"
+    word = rf"(?<![a-z]){re.escape(term)}{'s?' if len(term) <= 3 else '[a-z]*'}(?![a-z])"  # "b" is no "by"
+    near = rf"{word}\W+(?:\S+\s+){{0,5}}?\S*?{number}|{number}\S*\s+(?:\S+\s+){{0,3}}?{word}"
     return re.search(near, low_text) is not None
 
 

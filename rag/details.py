@@ -24,6 +24,7 @@ class DetailAsk:
     counted: bool = False  # "how many": the number must count a term ("398 disc galaxies"), not stand anywhere
     shape_beside_term: bool = False  # the shape stands in a sentence holding a term ("films 20 nm thick")
     number_beside_term: bool = False  # the number stands a few words from a term ("masses of 4.2 GeV")
+    companions: tuple[str, ...] = ()  # when set, a supporting sentence also holds one of these ("axion", "coupling")
 
 
 # ---- specific details ----
@@ -164,7 +165,7 @@ _ML_DETAILS: tuple[tuple[str, str, tuple[str, ...], bool, bool, str], ...] = (
 
 
 # What "how many" counts, up to three words (a lookahead: "how many GPUs and how many hours" asks twice).
-_HOW_MANY = re.compile(r"\bhow many\s+(?:of\s+(?:the|these|those|their|its)\s+)?(?=((?:[a-z0-9-]+(?:/\s*[a-z0-9-]+)*\s+){0,2}[a-z0-9-]+(?:/\s*[a-z0-9-]+)*))",
+_HOW_MANY = re.compile(r"\bhow many\s+(?=((?:[a-z0-9-]+(?:/\s*[a-z0-9-]+)*\s+){0,2}[a-z0-9-]+(?:/\s*[a-z0-9-]+)*))",
                        re.I)
 
 
@@ -266,7 +267,7 @@ def asking_sentences(question: str) -> str:
 _FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\s+)"
                           # a preposition may lead: "at what temperature were ... done?", "in which year"
                           r"(?:(?:at|in|on|to|for|from|with|by|over|under|into|within|above|below|beyond|around"
-                          r"|across|after|before|during|through|up\s+to|down\s+to)\s+)?"
+                          r"|across|after|before|during|through)\s+)?"
                           r"(?:(what|which)(?:'s|\s+(?:is|are|was|were))?"
                           r"|how\s+(long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast|high|strong)"
                           r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
@@ -295,8 +296,10 @@ _NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones k
 _VALUE_WORDS = frozenset("value range estimate bound limit".split())
 _OF_THING = re.compile(r"\s+of\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)"
                        r"(?=\s+(?:do|does|did|is|are|was|were|can|could|would|will|they|in|for|at|from|that|when|of|with|on|to)\b|\W*$|\s*[?,;])", re.I)
-# Things asked for that are numbers in any field: "what masses", "what temperature", "what diffusion coefficient".
-_QUANTITIES = frozenset(_MEASURED_AS.values()) | {"value", "coefficient", "rate", "constant", "exponent"}
+# Things asked for that are numbers in any field: "what masses", "what temperature", "what diffusion coefficient" (not
+# "what size" or "what rate": "the size of the effect", "H2 evolution" may be said in words; nor a bare "what value").
+_QUANTITIES = frozenset("""mass temperature distance length age depth width thickness speed height coefficient
+    constant exponent""".split())
 
 
 def _is_quantity(word: str) -> bool:
@@ -350,10 +353,13 @@ def asked_focus(question: str) -> list[DetailAsk]:
                 common, wants_number = common[:-1], True
             phrase = " ".join(part)  # "how long was each session": the length of each session
             # "what critical value of the axion coupling b": the coupling's value, a number
-            rest = question[match.end():]
+            rest, companions = question[match.end():], ()
             if head.lower().rstrip("s") in _VALUE_WORDS and (of := _OF_THING.match(rest, rest.find(head) + len(head))):
-                common = [w for w in of.group(1).split() if w.islower()] or common
-                head, wants_number, phrase = common[-1], True, f"{phrase} of {of.group(1)}"
+                # the thing's head word, in any case ("H0"), with one of its other words: "the transverse BAO angular
+                # scale" is "the transverse BAO scale"; "the axion coupling b" is not "the case b=1"
+                *others, last = of.group(1).lower().split()
+                common, companions = [last], tuple(singular_stem(w) for w in others if w not in ("of", "the"))
+                head, wants_number, phrase = last, True, f"{phrase} of {of.group(1)}"
             alternatives = head.split("/")  # "which instrument/telescope": either
             terms = tuple(singular_stem(w) for w in alternatives) if len(alternatives) > 1 else (
                 (singular_stem(head),) if len(common) == 1 else tuple(singular_stem(w) for w in common))
@@ -365,7 +371,8 @@ def asked_focus(question: str) -> list[DetailAsk]:
                     terms += (singular_stem(measure),)
             found.append(DetailAsk(phrase, terms, wants_number, False, shape,
                                    all_terms=len(common) > 1 and not shape and len(alternatives) == 1,
-                                   shape_beside_term=bool(shape), number_beside_term=wants_number and not shape))
+                                   shape_beside_term=bool(shape), number_beside_term=wants_number and not shape,
+                                   companions=companions))
     return found
 
 
