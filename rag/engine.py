@@ -12,7 +12,7 @@ from collections.abc import Generator, Iterator, Sequence
 
 import numpy as np
 
-from rag.asked import asks_collection_size, asks_for_collection
+from rag.asked import ONE_PAPER_ASK, asks_collection_size, asks_for_collection
 from rag.collection import theme_papers
 from rag.comparing import ComparisonWriter
 from rag.extractive import collection_answer, refusal
@@ -104,7 +104,8 @@ class PaperChatEngine:
             # "Dorsett et al.'s DoS taxonomy paper vs their Denial of Wallet review": the authors' two papers
             pair = self.comparisons.authored_pair(question, filters)
             pair, closest = (pair, False) if pair else self.comparisons.second_topic_pair(question, intent, filters)
-        if not pair and intent.sets_side_by_side and len(plan.pinned) < 2 and plan.focus is None:
+        if not pair and intent.sets_side_by_side and len(plan.pinned) < 2 and plan.focus is None \
+                and not ONE_PAPER_ASK.search(question):
             pair = self.comparisons.complementary_pair(question, plan.pinned, filters)
         unloaded = self.lookups.unloaded_sides(question, plan.pinned)
         if unloaded and plan.focus is None and not plan.rewritten:  # a follow-up's rewrite names its earlier papers

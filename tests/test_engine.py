@@ -69,3 +69,11 @@ def test_a_quoted_this_comes_with_its_antecedent(seed_chat):
     text = answer.text
     assert "This is asymptotically faster" in text
     assert "Θ(n^2)" in text and text.index("Θ(n^2)") < text.index("This is asymptotically faster")
+
+
+def test_a_question_asking_for_one_paper_gets_one_paper(seed_chat):
+    """"Which paper ... both the humans and the scene": one paper is asked for, though two stand near the question."""
+    answer = seed_chat.ask("Which paper stops reconstructed people from hovering above the floor or sinking into "
+                           "furniture when you recover both the humans and the scene from a single video?")
+    assert answer.kind != "comparison", answer.text
+    assert [seed_chat.catalog.papers[pid].name for pid in _cited(answer)] == ["UniCon3R"]
