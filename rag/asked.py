@@ -41,11 +41,11 @@ CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|
                           re.I)  # not a search: "Is there a benchmark ...?", "Do any papers ...?"
 
 
-# A catalogue designation, letters then a number: "IC 1613", "NGC 628", "SGR 1935".
 # A question asking for one paper ("Which paper stops ... when you recover both ...", "Is there a study ..."): however
 # it sets things side by side, it seeks one.
 ONE_PAPER_ASK = re.compile(r"\b(?:which|what|is\s+there\s+an?|looking\s+for\s+an?|any)\s+(?:single\s+|one\s+)?"
                            r"(?:paper|study|work|article|preprint)\b(?!s)", re.I)
+# A catalogue designation, letters then a number: "IC 1613", "NGC 628", "SGR 1935".
 _CATALOG_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\s\d{2,}(?:[+-]\d+)?[A-Za-z]?(?![\w-])")
 
 
