@@ -69,12 +69,13 @@ def capitalised_names(question: str) -> list[str]:
             if w.lower() not in dictionary_words() and not w.endswith(NAME_ADJECTIVE_ENDINGS)]
 
 
-def proper_names(question: str) -> list[str]:
+def proper_names(question: str, checked_of_named: bool = True) -> list[str]:
     """What the question names, in any field: coined terms and acronyms ("M81", "NICER", "SF-36", "GPT-4"), a
     number's own name ("SN 2024uwq"), and capitalised words no dictionary has ("Perseus", "Qwen"). Such a name is not
-    paraphrased: a paper that never writes it is about another object, instrument, drug or model."""
-    if CLAIM_CHECK.search(question):
-        return []  # "Does PhyProbe use V-JEPA?": a name checked of a paper is a detail it may not state, not a topic
+    paraphrased: a paper that never writes it is about another object, instrument, drug or model. A yes/no check of a
+    paper the question names (``checked_of_named``) has none: "Does PhyProbe use V-JEPA?" checks a detail."""
+    if checked_of_named and CLAIM_CHECK.search(question):
+        return []
     names = coined_terms(question, everyday=True)
     names += _CATALOG_NUMBER.findall(question)
     names += capitalised_names(question)

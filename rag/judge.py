@@ -316,7 +316,7 @@ class PaperJudge:
         is only the closest, whatever its score; so is a cholera model asked about dengue. Papers the question
         names (``named``) all stay, hedged when none writes the other name: "ultrafast magneto-pressure spectroscopy
         on La3Ni2O7", asked of the paper by that title on Pr4Ni3O10."""
-        unwritten = self.names.unwritten(question, [hit.paper for hit in verdict.chosen])
+        unwritten = self.names.unwritten(question, [hit.paper for hit in verdict.chosen], named)
         if all(unwritten):
             verdict.chosen, verdict.hedged = verdict.chosen[:1], True
             verdict.gap = verdict.gap or f"The papers nearest to it never mention “{unwritten[0][0]}”."

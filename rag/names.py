@@ -46,33 +46,36 @@ class NameCheck:
     def __init__(self, chat):
         self.chat = chat
 
-    def unwritten(self, question: str, papers: list[Paper]) -> list[list[str]]:
+    def unwritten(self, question: str, papers: list[Paper], named: bool = True) -> list[list[str]]:
         """For each paper, the names (rag.asked.proper_names) and unheard terms of art of the question it never
-        writes, nor spells out; the corpus's common names aside."""
+        writes, nor spells out; the corpus's common names aside. A yes/no check's names are a detail of the papers
+        the question names (``named``), and the topic of papers it does not ("Did SABRE South's data confirm the
+        DAMA/LIBRA signal?", asked of the DAMA/LIBRA paper alone)."""
         unit = asked_unit(question)  # "in Myr": a unit the answer is in, no name
-        names = [n for n in proper_names(question) + self.corpus_names(question) if not self.common(n) and n != unit]
-        names += self.unheard_terms(question)
+        names = [n for n in proper_names(question, named) + self.corpus_names(question, named)
+                 if not self.common(n) and n != unit]
+        names += self.unheard_terms(question, named)
         if not names:
             return [[] for _ in papers]
         texts = [self.searchable(paper) for paper in papers]
         return [[n for n in names if not self.writes(text, n)] for text in texts]
 
-    def corpus_names(self, question: str) -> list[str]:
+    def corpus_names(self, question: str, named: bool = True) -> list[str]:
         """The question's capitalised English words that the loaded papers write as names (TermStats.written_as_name):
         "Manhattan", "Geneva", "Australian" where no paper writes them. An adjective made of a name that the papers use
         ("Gaussian") is the field's method word; a word of two letters is a unit or an element ("Hz", "Mg")."""
-        if CLAIM_CHECK.search(question):
+        if named and CLAIM_CHECK.search(question):
             return []
         stats = self.chat.term_stats
         return [w for w in capitalised_words(question) if len(w) > 2 and w.lower() in dictionary_words()
                 and stats.written_as_name(w) and not (w.endswith(NAME_ADJECTIVE_ENDINGS) and stats.writes(w))]
 
-    def unheard_terms(self, question: str) -> list[str]:
+    def unheard_terms(self, question: str, named: bool = True) -> list[str]:
         """The terms of art the question rests on that no loaded abstract uses, at any corpus size: "dengue" asked of
         a cholera model, "glioblastoma" of a brain-metastases dataset. An English word no abstract uses may be the
         asker's paraphrase ("blurry", "underconfident"); a term of art (rag.terms.is_english) is not; a yes/no
         check's terms are the not-stated path's."""
-        if CLAIM_CHECK.search(question):
+        if named and CLAIM_CHECK.search(question):
             return []
         absent = [w for w in absent_terms(question, self.chat.term_stats, any_size=True)
                   if len(w) > UNHEARD_MIN_LETTERS and not is_english(w)]

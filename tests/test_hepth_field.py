@@ -50,3 +50,11 @@ def test_a_value_stated_beside_its_quantity_is_quoted(hepth_chat):
     assert answer.kind != "not_stated", answer.text
     assert answer.citations[0].paper.url.endswith("2508.01497")
     assert "approximately equal to" in answer.text, answer.text
+
+
+def test_a_yes_no_check_naming_another_object_of_an_unnamed_paper_is_hedged(hepth_chat):
+    # no loaded abstract writes "Horndeski": the EMDA paper is only the closest
+    answer = hepth_chat.ask("Did the study of linearised perturbations of static dilaton-axion black holes find mode "
+                            "instabilities in Horndeski gravity?")
+    assert answer.hedged or answer.refused, answer.text
+    assert "Horndeski" in answer.text
