@@ -185,6 +185,11 @@ class PaperCatalog:
             self._lower_texts = {pid: f"{p.title}\n{p.text}".lower() for pid, p in self.papers.items()}
         return self._lower_texts
 
+    def writes_any(self, stems: tuple[str, ...]) -> bool:
+        """Whether some loaded paper's title or abstract writes a word starting with one of the stems."""
+        patterns = [re.compile(rf"(?<![a-z]){re.escape(stem.lower())}") for stem in stems if stem]
+        return any(p.search(text) for p in patterns for text in self.lower_texts().values())
+
     def named_in(self, question: str) -> list[str]:
         """Ids of papers whose name appears in the question, in order of appearance."""
         return list(dict.fromkeys(pid for _, _, pid in self.mentions(question)))

@@ -39,3 +39,11 @@ def test_two_papers_of_one_author_set_side_by_side_are_compared(cscr_chat):
     assert answer.kind == "comparison" and not answer.hedged, answer.text
     assert len({c.paper.paper_id for c in answer.citations}) == 2
     assert all("Dorsett" in " ".join(c.paper.authors) for c in answer.citations), answer.text
+
+
+def test_a_word_no_abstract_writes_asks_for_the_finding_not_a_detail(cscr_chat):
+    # "what happened" names nothing an abstract could state; the paper's findings answer it
+    answer = cscr_chat.ask("Has anyone looked at how an anonymity network other than Tor holds up when you take out "
+                           "its most central (highest-degree) peers? What happened to connectivity / path length?")
+    assert answer.kind == "lookup" and "does not state" not in answer.text, answer.text
+    assert "I2P" in answer.citations[0].paper.title
