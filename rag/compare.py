@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from rag.detail_answer import detail_support
-from rag.details import DetailAsk
+from rag.types import DetailAsk
 from rag.extractive import CitationBuilder, rank_sentences, shorten, states_nothing
 from rag.terms import content_words
 from store.paper import Paper

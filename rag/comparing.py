@@ -9,7 +9,8 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 
 from rag.cite import verify_citations
 from rag.compare import compare_papers
-from rag.details import DetailAsk, asked_details
+from rag.details import asked_details
+from rag.types import DetailAsk
 from rag.find import PaperFinder
 from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent

@@ -7,7 +7,8 @@ import re
 import numpy as np
 
 from rag.acronyms import units_named
-from rag.details import SHARE_WORDS, DetailAsk
+from rag.focus import SHARE_WORDS
+from rag.types import DetailAsk
 from rag.extractive import (
     CitationBuilder,
     rank_sentences,

@@ -3,28 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from rag.acronyms import tables_in_use
-from rag.terms import ASKING_WORDS, singular_stem
-from rag.units import amount_in, amount_measured, asked_unit
-
-
-@dataclass(frozen=True)
-class DetailAsk:
-    """A specific detail the question wants ("batch size", "which GPU"): what to look for in an abstract."""
-
-    phrase: str
-    terms: tuple[str, ...]  # word stems; a supporting sentence contains one
-    wants_number: bool  # a quantity: the sentence must also hold a number
-    wants_name: bool  # a named thing (dataset, backbone): the sentence must hold a proper name
-    shape: str = ""  # when set, what the answer itself looks like ("A100", "Adam", a URL): a sentence must match it
-    record: str = ""  # when set, the field of the paper's record that answers it ("authors", "venue_year")
-    all_terms: bool = False  # a supporting sentence holds every term ("conversion factor"), not one of them
-    counted: bool = False  # "how many": the number must count a term ("398 disc galaxies"), not stand anywhere
-    shape_beside_term: bool = False  # the shape stands in a sentence holding a term ("films 20 nm thick")
-    number_beside_term: bool = False  # the number stands a few words from a term ("masses of 4.2 GeV")
-    companions: tuple[str, ...] = ()  # when set, a supporting sentence also holds one of these ("axion", "coupling")
+from rag.focus import VERBS_AFTER_SUBJECT, asked_focus
+from rag.terms import singular_stem
+from rag.types import DetailAsk
+from rag.units import amount_in, asked_unit
 
 
 # ---- specific details ----
@@ -177,14 +161,9 @@ _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
 
 # Words that end what "how many" counts ("how many GPUs did", "how many layers in", "how many GPUs and how many hours",
 # "how many models each one evaluated").
-# Verbs that follow the asked thing in a question ("what scale height comes out", "how many candidates came out",
-# "which gene ended up most synergistic"): the thing asked ends before them.
-_VERBS_AFTER_SUBJECT = frozenset("""come comes came go goes went get gets got give gives gave make makes made take takes
-    took see sees saw show shows turn turns end ends happen happens lead leads led look looks seem seems stay stays
-    remain remains appear appears become becomes became keep keeps kept like""".split())
 _COUNTED_END = frozenset("""do does did is are was were be been have has had can could will would in of on for to and or
     each every per the a an it its their this that these those with at by from as than used taking participated
-    contributed joined helped worked annotated labeled labelled rated needed""".split()) | _VERBS_AFTER_SUBJECT
+    contributed joined helped worked annotated labeled labelled rated needed""".split()) | VERBS_AFTER_SUBJECT
 
 
 # What an asker may call the datasets a benchmark is built from ("how many public source collections ...?": "Built from
@@ -257,123 +236,6 @@ def asking_sentences(question: str) -> str:
     sentences = _STATEMENT_END.split(question.strip())
     asking = [s for s in sentences if s.rstrip().endswith("?")]
     return " ".join(asking) if asking and len(asking) < len(sentences) else question
-
-
-# The thing a "what/which" question asks for, in any field ("What redshift is the host at?", "Which NIRCam filters
-# were used?", "what's the host galaxy and distance of SN 2024uwq?") or the quantity "how long/far/old ..." measures
-# ("How long was the XRISM exposure?", "HERMES survey - what resolving power"): up to four words after the question
-# word (and "is the", "was its", "was each"), ending where the sentence goes on (a verb, a preposition, a pronoun) or
-# at "and" (then two things are asked).
-_FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\s+)"
-                          # a preposition may lead: "at what temperature were ... done?", "in which year"
-                          r"(?:(?:at|in|on|to|for|from|with|by|over|under|into|within|above|below|beyond|around"
-                          r"|across|after|before|during|through)\s+)?"
-                          r"(?:(what|which)(?:'s|\s+(?:is|are|was|were))?"
-                          r"|how\s+(long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast|high|strong)"
-                          r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
-                          re.I)
-# What "how long/far/old ..." measures, for the answer's words.
-_MEASURED_AS = {"long": "length", "far": "distance", "old": "age", "large": "size", "big": "size", "massive": "mass",
-                "bright": "brightness", "hot": "temperature", "cold": "temperature", "deep": "depth", "wide": "width",
-                "thick": "thickness", "thin": "thickness", "fast": "speed",
-                "high": "height", "strong": "strength"}
-_FOCUS_END = frozenset("""do does did is are was were be been being has have had can could will would should may might
-    of for in on at to by from with as than that which who whom whose when where while if it its they them their this
-    these those there he she we you i used use uses using measured found reported adopted assumed given derived
-    obtained chosen applied observed seen needed made taken shown was""".split()) | _VERBS_AFTER_SUBJECT
-# Words naming no detail but the whole paper or a part of its story ("Which study ...", "What kind of ...", "What
-# problem ..."): those questions are lookups, or aspects (rag.intent.asked_aspects).
-_NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones kind type sort way thing things part role
-    idea ideas problem problems question questions goal goals aim aims purpose finding findings conclusion
-    conclusions contribution contributions evidence mechanism mechanisms reason reasons explanation technique
-    techniques framework frameworks architecture architectures main key overall general novelty difference
-    differences takeaway takeaways summary point points motivation limitation limitations advantage advantages ways
-    extent respect respects sense""".split())
-
-
-# What a question asking for a value names before the thing valued ("what value of q", "what range of masses"), and
-# the thing: up to four words after "of (the)".
-_VALUE_WORDS = frozenset("value range estimate bound limit".split())
-_OF_THING = re.compile(r"\s+of\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)"
-                       r"(?=\s+(?:do|does|did|is|are|was|were|can|could|would|will|they|in|for|at|from|that|when|of|with|on|to)\b|\W*$|\s*[?,;])", re.I)
-# Things asked for that are numbers in any field: "what masses", "what temperature", "what diffusion coefficient" (not
-# "what size" or "what rate": "the size of the effect", "H2 evolution" may be said in words; nor a bare "what value").
-_QUANTITIES = frozenset("""mass temperature distance length age depth width thickness speed height coefficient
-    constant exponent""".split())
-
-
-def _is_quantity(word: str) -> bool:
-    return any(word.lower() in (q, f"{q}s", f"{q}es") for q in _QUANTITIES)
-# Words asking for a part of a whole, given as a number ("30 percent", "62.5%") more often than by the word.
-SHARE_WORDS = frozenset("percentage percent fraction share proportion".split())
-# Ways of typing a word: "season(s)" for one or more; "country's" for whose; "%" for a percentage.
-_PERCENT_WORD = re.compile(r"(?<=\s)%(?=\s)")
-_PLURAL_MARK = re.compile(r"\(s\)(?=\W*$)")
-_POSSESSIVE = re.compile(r"([\w-]+)['\u2019]s")
-
-
-def asked_focus(question: str) -> list[DetailAsk]:
-    """The things a what/which question asks of a paper, when no specific detail pattern knows them: each a detail
-    whose head word (with its other lower-case words) a supporting sentence must hold; "how long/far/..." wants a
-    number. Names in the phrase ("NIRCam") say whose thing it is, not what it is."""
-    found = []
-    question = _PERCENT_WORD.sub("percentage", question)  # "what % of the samples"
-    for match in _FOCUS_START.finditer(question):
-        words = []
-        for token in question[match.end():].split():
-            token = _PLURAL_MARK.sub("", token)  # "season(s)"
-            word = token.strip("?.,!;:()\"'")
-            if (owner := _POSSESSIVE.fullmatch(word)) and not words:
-                words.append(owner.group(1))  # "which country's data": the country is asked
-                break
-            if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+(?:/[\w-]+)*", word) or len(words) == 4 \
-                    or token[0] in "([":  # "the MgB2 films (textured vs single crystal)": an aside starts
-                break
-            if words and word.islower() and word.endswith("ed") and len(word) > 4:
-                break  # a verb after the thing asked: "which host property correlated most"
-            words.append(word)
-            if token != word and not token.endswith("-"):
-                break  # "?" or "," ends the phrase
-        parts, current = [], []
-        for word in words:
-            if word.lower() == "and":
-                parts.append(current)
-                current = []
-            else:
-                current.append(word)
-        parts.append(current)
-        for part in parts:
-            common = [w for w in part if w.islower()]
-            if not common or any(w in _NOT_A_DETAIL for w in common):
-                continue
-            head = common[-1]
-            # "what fraction", "what masses": a number, not the word
-            wants_number = not match.group(1) or head in SHARE_WORDS or _is_quantity(head)
-            if head in ("size", "number", "count", "amount") and len(common) > 1:  # "sample size": a number of samples
-                common, wants_number = common[:-1], True
-            phrase = " ".join(part)  # "how long was each session": the length of each session
-            # "what critical value of the axion coupling b": the coupling's value, a number
-            rest, companions = question[match.end():], ()
-            if head.lower().rstrip("s") in _VALUE_WORDS and (of := _OF_THING.match(rest, rest.find(head) + len(head))):
-                # the thing's head word, in any case ("H0"), with one of its other words: "the transverse BAO angular
-                # scale" is "the transverse BAO scale"; "the axion coupling b" is not "the case b=1"
-                *others, last = of.group(1).lower().split()
-                common, companions = [last], tuple(singular_stem(w) for w in others if w not in ("of", "the"))
-                head, wants_number, phrase = last, True, f"{phrase} of {of.group(1)}"
-            alternatives = head.split("/")  # "which instrument/telescope": either
-            terms = tuple(singular_stem(w) for w in alternatives) if len(alternatives) > 1 else (
-                (singular_stem(head),) if len(common) == 1 else tuple(singular_stem(w) for w in common))
-            shape = ""
-            if match.group(2):  # "how thick were the films": a length answers, "thick" is no facet of the topic
-                measure = match.group(2).lower()
-                phrase = f"{_MEASURED_AS[measure]} of the {phrase}"
-                if shape := amount_measured(measure):
-                    terms += (singular_stem(measure),)
-            found.append(DetailAsk(phrase, terms, wants_number, False, shape,
-                                   all_terms=len(common) > 1 and not shape and len(alternatives) == 1,
-                                   shape_beside_term=bool(shape), number_beside_term=wants_number and not shape,
-                                   companions=companions))
-    return found
 
 
 def asked_details(question: str) -> list[DetailAsk]:

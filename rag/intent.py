@@ -8,7 +8,8 @@ from enum import Enum
 
 from rag.acronyms import broad_fields
 from rag.catalog import PaperCatalog
-from rag.details import DetailAsk, asked_details, asking_sentences
+from rag.details import asked_details, asking_sentences
+from rag.types import DetailAsk
 from rag.sides import COMPARE_CUE, COUNTED_GROUP, compared_group, described_sides
 
 

@@ -11,7 +11,8 @@ from typing import TypeVar
 import numpy as np
 
 from rag.answerable import AnswerableModel, answerable_model, signals
-from rag.details import DetailAsk, asked_focus
+from rag.focus import asked_focus
+from rag.types import DetailAsk
 from rag.find import RESCORE_POOL, Candidates, model_names
 from rag.intent import Intent, QuestionKind
 from rag.names import NameCheck

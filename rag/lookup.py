@@ -10,7 +10,7 @@ from rag.asked import CLAIM_CHECK, coined_terms
 from rag.claims import NumberMismatch, check_claimed_numbers
 from rag.compare import introducing_sentence
 from rag.detail_answer import detail_answer, detail_support
-from rag.details import DetailAsk
+from rag.types import DetailAsk
 from rag.extractive import rank_sentences, refusal, states_amount
 from rag.find import PaperFinder, model_names
 from rag.intent import Intent

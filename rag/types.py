@@ -8,6 +8,23 @@ from store.paper import Paper
 
 
 @dataclass(frozen=True)
+class DetailAsk:
+    """A specific detail the question wants ("batch size", "which GPU"): what to look for in an abstract."""
+
+    phrase: str
+    terms: tuple[str, ...]  # word stems; a supporting sentence contains one
+    wants_number: bool  # a quantity: the sentence must also hold a number
+    wants_name: bool  # a named thing (dataset, backbone): the sentence must hold a proper name
+    shape: str = ""  # when set, what the answer itself looks like ("A100", "Adam", a URL): a sentence must match it
+    record: str = ""  # when set, the field of the paper's record that answers it ("authors", "venue_year")
+    all_terms: bool = False  # a supporting sentence holds every term ("conversion factor"), not one of them
+    counted: bool = False  # "how many": the number must count a term ("398 disc galaxies"), not stand anywhere
+    shape_beside_term: bool = False  # the shape stands in a sentence holding a term ("films 20 nm thick")
+    number_beside_term: bool = False  # the number stands a few words from a term ("masses of 4.2 GeV")
+    companions: tuple[str, ...] = ()  # when set, a supporting sentence also holds one of these ("axion", "coupling")
+
+
+@dataclass(frozen=True)
 class Citation:
     """Marker ``[n]`` in the text points at ``paper``; ``quote`` is the abstract sentence supporting it."""
 
