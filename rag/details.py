@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rag.acronyms import tables_in_use
 from rag.focus import VERBS_AFTER_SUBJECT, asked_focus
@@ -238,8 +239,9 @@ def asking_sentences(question: str) -> str:
     return " ".join(asking) if asking and len(asking) < len(sentences) else question
 
 
-def asked_details(question: str) -> list[DetailAsk]:
-    """The specific details (numbers, settings, named resources, authors and venue) a question asks for, if any."""
+def asked_details(question: str, written: Callable[[tuple[str, ...]], bool] | None = None) -> list[DetailAsk]:
+    """The specific details (numbers, settings, named resources, authors and venue) a question asks for, if any;
+    ``written`` as for rag.focus.asked_focus."""
     whole, question = question, asking_sentences(question)
     found, counted = [], []  # counted: where a specific pattern asks for a number
     for pattern, phrase, terms, number, name, shape in _ANY_FIELD_DETAILS + (_ML_DETAILS if tables_in_use() else ()):
@@ -288,4 +290,4 @@ def asked_details(question: str) -> list[DetailAsk]:
             terms = stems + ("dataset",) if set(stems) & _DATASET_WORDS else stems
             found.append(DetailAsk(f"number of {counted_as}", terms, True, False, counted=True))
     # The patterns above know machine learning's details; in another field, the thing a what/which question names.
-    return found or ([] if tables_in_use() else asked_focus(question))
+    return found or ([] if tables_in_use() else asked_focus(question, written))

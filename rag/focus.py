@@ -4,6 +4,7 @@ value of the coupling b"), when no specific detail pattern (rag.details) knows i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rag.terms import ASKING_WORDS, singular_stem
 from rag.types import DetailAsk
@@ -23,10 +24,11 @@ VERBS_AFTER_SUBJECT = frozenset("""come comes came go goes went get gets got giv
 # at "and" (then two things are asked).
 _FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\s+)"
                           # a preposition may lead: "at what temperature were ... done?", "in which year"
-                          r"(?:(?:at|in|on|to|for|from|with|by|over|under|into|within|above|below|beyond|around"
-                          r"|across|after|before|during|through)\s+)?"
-                          r"(?:(what|which)(?:'s|\s+(?:is|are|was|were))?"
-                          r"|how\s+(long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast|high|strong)"
+                          r"(?P<preposition>(?:at|in|on|to|for|from|with|by|over|under|into|within|above|below|beyond"
+                          r"|around|across|after|before|during|through)\s+)?"
+                          r"(?:(?P<asks>what|which)(?:'s|\s+(?:is|are|was|were))?"
+                          r"|how\s+(?P<measure>long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast"
+                          r"|high|strong)"
                           r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
                           re.I)
 # What "how long/far/old ..." measures, for the answer's words.
@@ -52,7 +54,8 @@ _NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones k
 # the thing: up to four words after "of (the)".
 _VALUE_WORDS = frozenset("value range estimate bound limit".split())
 _OF_THING = re.compile(r"\s+of\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)"
-                       r"(?=\s+(?:do|does|did|is|are|was|were|can|could|would|will|they|in|for|at|from|that|when|of|with|on|to)\b|\W*$|\s*[?,;])", re.I)
+                       r"(?=\s+(?:do|does|did|is|are|was|were|can|could|would|will|they|in|for|at|from|that|when|of"
+                       r"|with|on|to)\b|\W*$|\s*[?,;])", re.I)
 # Things asked for that are numbers in any field: "what masses", "what temperature", "what diffusion coefficient" (not
 # "what size" or "what rate": "the size of the effect", "H2 evolution" may be said in words; nor a bare "what value").
 _QUANTITIES = frozenset("""mass temperature distance length age depth width thickness speed height coefficient
@@ -69,10 +72,13 @@ _PLURAL_MARK = re.compile(r"\(s\)(?=\W*$)")
 _POSSESSIVE = re.compile(r"([\w-]+)['\u2019]s")
 
 
-def asked_focus(question: str) -> list[DetailAsk]:
+def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None = None) -> list[DetailAsk]:
     """The things a what/which question asks of a paper, when no specific detail pattern knows them: each a detail
     whose head word (with its other lower-case words) a supporting sentence must hold; "how long/far/..." wants a
-    number. Names in the phrase ("NIRCam") say whose thing it is, not what it is."""
+    number. Names in the phrase ("NIRCam") say whose thing it is, not what it is. With ``written`` (whether some
+    loaded abstract writes a word of these stems), a bare "what X" whose X no abstract writes ("what's the verdict",
+    "what loophole", "what happened") is the asker's word for the finding, no detail; "which city's", "on what
+    hardware" and a number asked for still ask one."""
     found = []
     question = _PERCENT_WORD.sub("percentage", question)  # "what % of the samples"
     for match in _FOCUS_START.finditer(question):
@@ -83,7 +89,8 @@ def asked_focus(question: str) -> list[DetailAsk]:
             if (owner := _POSSESSIVE.fullmatch(word)) and not words:
                 words.append(owner.group(1))  # "which country's data": the country is asked
                 break
-            if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+(?:/[\w-]+)*", word) or len(words) == 4 \
+            if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+(?:/[\w-]+)*", word) \
+                    or len(words) == 4 \
                     or token[0] in "([":  # "the MgB2 films (textured vs single crystal)": an aside starts
                 break
             if words and word.islower() and word.endswith("ed") and len(word) > 4:
@@ -105,7 +112,7 @@ def asked_focus(question: str) -> list[DetailAsk]:
                 continue
             head = common[-1]
             # "what fraction", "what masses": a number, not the word
-            wants_number = not match.group(1) or head in SHARE_WORDS or _is_quantity(head)
+            wants_number = not match.group("asks") or head in SHARE_WORDS or _is_quantity(head)
             if head in ("size", "number", "count", "amount") and len(common) > 1:  # "sample size": a number of samples
                 common, wants_number = common[:-1], True
             phrase = " ".join(part)  # "how long was each session": the length of each session
@@ -121,11 +128,14 @@ def asked_focus(question: str) -> list[DetailAsk]:
             terms = tuple(singular_stem(w) for w in alternatives) if len(alternatives) > 1 else (
                 (singular_stem(head),) if len(common) == 1 else tuple(singular_stem(w) for w in common))
             shape = ""
-            if match.group(2):  # "how thick were the films": a length answers, "thick" is no facet of the topic
-                measure = match.group(2).lower()
+            if match.group("measure"):  # "how thick were the films": a length answers, "thick" is no facet of the topic
+                measure = match.group("measure").lower()
                 phrase = f"{_MEASURED_AS[measure]} of the {phrase}"
                 if shape := amount_measured(measure):
                     terms += (singular_stem(measure),)
+            if written and (match.group("asks") or "").lower() == "what" and not match.group("preposition") \
+                    and not wants_number and not written(terms):
+                continue
             found.append(DetailAsk(phrase, terms, wants_number, False, shape,
                                    all_terms=len(common) > 1 and not shape and len(alternatives) == 1,
                                    shape_beside_term=bool(shape), number_beside_term=wants_number and not shape,

@@ -104,12 +104,11 @@ def _asks_for_a_field(question: str) -> bool:
 
 
 def classify(question: str, catalog: PaperCatalog) -> Intent:
-    """The kind of the question, the papers it names or describes, and the details it asks for: a thing asked for by
-    words no loaded abstract writes ("what's the punchline", "the verdict", "what happened") is the asker's word for
-    the finding, not a detail to look for."""
+    """The kind of the question, the papers it names or describes, and the details it asks for (a bare "what X" that no
+    loaded abstract writes asks for the finding: rag.focus.asked_focus)."""
     mentions = catalog.mentions(question)
     named = list(dict.fromkeys(pid for _, _, pid in mentions))
-    details = [d for d in asked_details(question) if d.wants_number or d.shape or d.record or catalog.writes_any(d.terms)]
+    details = asked_details(question, catalog.writes_any)
     asked = asking_sentences(question)  # "I'm using Qwen models myself. Which papers use Qwen models?"
     after_lead = question.rpartition(": ")[2]  # "For the health track: which submissions belong there?"
     # "I want to get into X. which of the papers focus on that?": a list asked after a statement, typed in lower case
