@@ -10,7 +10,6 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.details import asked_details
-from rag.types import DetailAsk
 from rag.find import PaperFinder
 from rag.generate import relay, stream_llm_answer
 from rag.intent import Intent
@@ -23,7 +22,7 @@ from rag.sides import COUNTED_GROUP, GROUP_COUNTS
 from rag.sides import asked_of_each, names_a_paper
 from rag.retrieve import PaperHit
 from rag.terms import mentions_term, stems
-from rag.types import Answer, Citation
+from rag.types import Answer, Citation, DetailAsk
 from store.errors import LLMUnavailable
 from store.paper import Paper
 

@@ -8,7 +8,6 @@ import numpy as np
 
 from rag.acronyms import units_named
 from rag.focus import SHARE_WORDS
-from rag.types import DetailAsk
 from rag.extractive import (
     CitationBuilder,
     rank_sentences,
@@ -18,7 +17,7 @@ from rag.extractive import (
 )
 from rag.retrieve import PaperHit
 from rag.terms import content_words, singular_stem
-from rag.types import Answer
+from rag.types import Answer, DetailAsk
 from store.paper import Paper
 from store.tokens import is_common_acronym
 

@@ -10,7 +10,6 @@ from rag.asked import CLAIM_CHECK, coined_terms
 from rag.claims import NumberMismatch, check_claimed_numbers
 from rag.compare import introducing_sentence
 from rag.detail_answer import detail_answer, detail_support
-from rag.types import DetailAsk
 from rag.extractive import rank_sentences, refusal, states_amount
 from rag.find import PaperFinder, model_names
 from rag.intent import Intent
@@ -19,7 +18,7 @@ from rag.llm_write import sources_for, write_with_llm
 from rag.retrieve import PaperHit
 from rag.sides import COMPARE_CUE
 from rag.terms import content_words, dictionary_words, question_terms
-from rag.types import Answer
+from rag.types import Answer, DetailAsk
 from store.paper import Paper
 from store.tokens import is_common_acronym
 
