@@ -106,6 +106,11 @@ SETS = {
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
     "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
+    "hepex": _field_set("hepex", "hepex_questions.jsonl", "hepex"),
+    "plasma": _field_set("plasma", "plasma_questions.jsonl", "plasma"),
+    "statap": _field_set("statap", "statap_questions.jsonl", "statap"),
+    "astroga": _field_set("astroga", "astroga_questions.jsonl", "astroga"),
+    "meshall": _field_set("meshall", "meshall_questions.jsonl", "meshall"),
 }
 
 
@@ -152,6 +157,8 @@ def main() -> None:
             scores["lookups said not stated"].append(float(answer.kind == "not_stated"))
         if not ok:
             failures.append(f"  {row['id']} {kind} refused={answer.refused} hedged={answer.hedged}: {row['question']}")
+        elif kind in ("described", "titled", "detail", "followup") and answer.kind == "not_stated":
+            failures.append(f"  {row['id']} {kind}_said_not_stated: {row['question']}")
     print(f"{len(chat.papers())} papers, {sum(1 for _ in questions.open())} questions ({args.set})")
     lookups = [v for kind in ("described", "titled", "detail", "followup") for v in scores.get(f"{kind} cited", [])]
     scores["lookups cited (all four kinds)"] = lookups

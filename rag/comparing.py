@@ -121,8 +121,9 @@ class ComparisonWriter:
         for n in sorted(candidates, key=lambda n: -candidates[n][0][0] if candidates[n] else 0.0):
             taken = set(ids) | {pid for pid, _ in found.values()}
             scored = [(score, h) for score, h in candidates[n] if h.paper.paper_id not in taken]
-            if scored and candidates[n][0][1].paper.paper_id in taken and \
-                    candidates[n][0][0] - scored[0][0] >= CLEAR_MARGIN:  # its best paper is taken, well ahead
+            # its best paper is taken, well ahead; unless the asker counted the papers ("had two formal DFT papers")
+            if scored and candidates[n][0][1].paper.paper_id in taken and not count and \
+                    candidates[n][0][0] - scored[0][0] >= CLEAR_MARGIN:
                 one_paper.add(n)
             elif self.judge.answerable(scored, margin=0.0):
                 found[n] = (scored[0][1].paper.paper_id, [h.paper for s, h in scored if s >= scored[0][0] - SAME_YEAR_MARGIN])

@@ -15,6 +15,7 @@ from rag.extractive import (
     states_amount,
     states_nothing,
 )
+from rag.names import plain_spelling
 from rag.retrieve import PaperHit
 from rag.terms import content_words, singular_stem
 from rag.types import Answer, DetailAsk
@@ -43,7 +44,8 @@ def detail_support(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, o
     for text, _ in sentences:
         names = [m.group() for m in _PROPER.finditer(text)
                  if m.group().lower() not in own and not is_common_acronym(m.group().rstrip("s"))]
-        low = " ".join([text, *units_named(text)]).lower()  # "99 FPS" gives a number of frames
+        # "99 FPS" gives a number of frames; "$H_0=76$" an H0, as typed
+        low = " ".join([text, *units_named(text), plain_spelling(text)]).lower()
         if detail.wants_number and any(term in _COUNTED_AS and _COUNTED_AS[term].search(text) for term in detail.terms):
             return text
         has_term = (all if detail.all_terms else any)(_has_term(low, term) for term in detail.terms)

@@ -26,7 +26,7 @@ _FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\
                           # a preposition may lead: "at what temperature were ... done?", "in which year"
                           r"(?P<preposition>(?:at|in|on|to|for|from|with|by|over|under|into|within|above|below|beyond"
                           r"|around|across|after|before|during|through)\s+)?"
-                          r"(?:(?P<asks>what|which)(?:'s|\s+(?:is|are|was|were))?"
+                          r"(?:(?P<asks>what|which)(?P<copula>'s|\s+(?:is|are|was|were))?"
                           r"|how\s+(?P<measure>long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast"
                           r"|high|strong)"
                           r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
@@ -72,6 +72,12 @@ _PLURAL_MARK = re.compile(r"\(s\)(?=\W*$)")
 _POSSESSIVE = re.compile(r"([\w-]+)['\u2019]s")
 
 
+# A symbol asked for, as quantitative fields write one: "what k", "the best-fit n", "what H0", "sigma(r)", "alpha_s(m_Z)".
+# Its value is a number.
+_GREEK = "alpha|beta|gamma|delta|epsilon|eta|theta|kappa|lambda|mu|nu|xi|rho|sigma|tau|phi|chi|psi|omega"
+_SYMBOL = re.compile(rf"(?P<base>(?:[A-Za-z]|{_GREEK})(?:\d|_\{{?\w+\}}?)?)(?:\([^()\s]*\))?")
+
+
 def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None = None) -> list[DetailAsk]:
     """The things a what/which question asks of a paper, when no specific detail pattern knows them: each a detail
     whose head word (with its other lower-case words) a supporting sentence must hold; "how long/far/..." wants a
@@ -83,15 +89,23 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
     question = _PERCENT_WORD.sub("percentage", question)  # "what % of the samples"
     for match in _FOCUS_START.finditer(question):
         words = []
+        cut = False  # whether the phrase was cut at four words, not ended where the sentence goes on
         for token in question[match.end():].split():
             token = _PLURAL_MARK.sub("", token)  # "season(s)"
             word = token.strip("?.,!;:()\"'")
+            if not re.fullmatch(r"[\w-]+(?:/[\w-]+)*", word) and len(words) < 4 and \
+                    (symbol := _SYMBOL.fullmatch(token.rstrip("?.,!;:"))):
+                words.append(symbol.group())  # "what sigma(r) do they forecast", "which O(N) models"
+                if symbol.group() != token:
+                    break
+                continue
             if (owner := _POSSESSIVE.fullmatch(word)) and not words:
                 words.append(owner.group(1))  # "which country's data": the country is asked
                 break
             if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+(?:/[\w-]+)*", word) \
                     or len(words) == 4 \
                     or token[0] in "([":  # "the MgB2 films (textured vs single crystal)": an aside starts
+                cut = len(words) == 4
                 break
             if words and word.islower() and word.endswith("ed") and len(word) > 4:
                 break  # a verb after the thing asked: "which host property correlated most"
@@ -107,7 +121,16 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
                 current.append(word)
         parts.append(current)
         for part in parts:
+            if part and part is parts[-1] and not cut and (symbol := _SYMBOL.fullmatch(part[-1])) \
+                    and part[-1].lower() not in _FOCUS_END:
+                base = re.sub(r"[_{}]", "", symbol.group("base")).lower()  # as abstracts' LaTeX reads plain: "H_0"
+                found.append(DetailAsk(" ".join(part), (base,), True, False, number_beside_term=True))
+                continue
             common = [w for w in part if w.islower()]
+            if part is parts[-1] and part and not part[-1].islower() and part[-1][0].isalpha() \
+                    and (match["asks"] or "").lower() == "which" and not match["copula"]:
+                # "which IMF does": one of a kind the name names ("what Tc" may be a "critical temperature")
+                common.append(part[-1].lower())
             if not common or any(w in _NOT_A_DETAIL for w in common):
                 continue
             head = common[-1]
@@ -141,3 +164,30 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
                                    shape_beside_term=bool(shape), number_beside_term=wants_number and not shape,
                                    companions=companions))
     return found
+
+
+# A bracketed aside or a word, as a question's tokens: "mechanism (GRI, ABF, CRECK...) did".
+_ASIDE_OR_WORD = re.compile(r"\([^()]*\)|[^\s()]+")
+
+
+def answer_words(question: str) -> set[str]:
+    """The words a what/which question offers as its answer or asks to be told, not the paper's topic: the thing
+    asked ("which IMF does pancake assume"), its alternatives ("which SDR / radio hardware") and the candidates in a
+    bracket after it ("which mechanism (GRI, ABF, CRECK...)", "what luminosity (log L/Lsun)"). A word before the
+    thing says whose it is ("which NIRCam filters") and stays the topic's."""
+    offered: set[str] = set()
+    for match in _FOCUS_START.finditer(question):
+        tokens, words = _ASIDE_OR_WORD.findall(question[match.end():]), []
+        for token in tokens[:8]:
+            if token.startswith("("):
+                offered.update(re.findall(r"[^\s,;?!.()]+(?:\.\d+)?", token))
+                break
+            word = token.strip("?.,!;:\"'")
+            if not word or word.lower() in _FOCUS_END or len(words) > 4:
+                break
+            words.append(word)
+            if word != token:
+                break
+        joined = " ".join(words).replace(" / ", "/").split()
+        offered.update(part for word in joined[-1:] + [w for w in joined if "/" in w] for part in word.split("/"))
+    return offered | {part for word in offered for part in word.split("/")}

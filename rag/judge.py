@@ -4,14 +4,14 @@ through (a rare word of the question no candidate uses, a facet, a kind of data,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 import numpy as np
 
 from rag.answerable import AnswerableModel, answerable_model, signals
-from rag.focus import asked_focus
+from rag.focus import answer_words, asked_focus
 from rag.types import DetailAsk
 from rag.find import RESCORE_POOL, Candidates, model_names
 from rag.intent import Intent, QuestionKind
@@ -308,16 +308,19 @@ class PaperJudge:
         named = found.pinned and not found.by_term
         # a detail asked of a named paper is answered by saying what its abstract does not state ("A100 or H100?")
         if "names" in self.chat.settings.retrieval.gates and verdict.chosen and not (named and intent.details):
-            self.hedge_other_names(question, verdict, named=named)
+            self.hedge_other_names(question, verdict, named=named,
+                                   answers=answer_words(question) if intent.details else ())
         return verdict
 
-    def hedge_other_names(self, question: str, verdict: Verdict, named: bool = False) -> None:
+    def hedge_other_names(self, question: str, verdict: Verdict, named: bool = False,
+                          answers: Collection[str] = ()) -> None:
         """Keeps the chosen papers writing every name and term of art the question rests on (rag.names), or, when
         none does, hedges the best: asked of "XRISM spectroscopy of the Perseus cluster", the XRISM paper on Hydra-A
         is only the closest, whatever its score; so is a cholera model asked about dengue. Papers the question
         names (``named``) all stay, hedged when none writes the other name: "ultrafast magneto-pressure spectroscopy
-        on La3Ni2O7", asked of the paper by that title on Pr4Ni3O10."""
-        unwritten = self.names.unwritten(question, [hit.paper for hit in verdict.chosen], named)
+        on La3Ni2O7", asked of the paper by that title on Pr4Ni3O10. The ``answers`` a detail question offers are no
+        such name (rag.focus.answer_words)."""
+        unwritten = self.names.unwritten(question, [hit.paper for hit in verdict.chosen], named, answers)
         if all(unwritten):
             verdict.chosen, verdict.hedged = verdict.chosen[:1], True
             verdict.gap = verdict.gap or f"The papers nearest to it never mention “{unwritten[0][0]}”."

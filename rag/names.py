@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection
 from functools import lru_cache
 
 from rag.asked import CLAIM_CHECK, NAME_ADJECTIVE_ENDINGS, capitalised_words, proper_names
 from rag.relevance import absent_terms, essential_words
 from rag.terms import dictionary_words, is_english, one_edit_away
-from rag.units import asked_unit
+from rag.units import asked_unit, measured_in
 from store.paper import Paper
 
 # A term of art no longer than this may be an acronym typed in lower case ("npu", "gpus"), not an absent topic.
@@ -46,14 +47,17 @@ class NameCheck:
     def __init__(self, chat):
         self.chat = chat
 
-    def unwritten(self, question: str, papers: list[Paper], named: bool = True) -> list[list[str]]:
+    def unwritten(self, question: str, papers: list[Paper], named: bool = True,
+                  answers: Collection[str] = ()) -> list[list[str]]:
         """For each paper, the names (rag.asked.proper_names) and unheard terms of art of the question it never
-        writes, nor spells out; the corpus's common names aside. A yes/no check's names are a detail of the papers
-        the question names (``named``), and the topic of papers it does not ("Did SABRE South's data confirm the
-        DAMA/LIBRA signal?", asked of the DAMA/LIBRA paper alone)."""
+        writes, nor spells out; the corpus's common names, units and the ``answers`` a detail question offers
+        (rag.focus.answer_words: "which IMF", "(GRI, ABF, CRECK...)") aside. A yes/no check's names are a detail of
+        the papers the question names (``named``), and the topic of papers it does not ("Did SABRE South's data
+        confirm the DAMA/LIBRA signal?", asked of the DAMA/LIBRA paper alone)."""
         unit = asked_unit(question)  # "in Myr": a unit the answer is in, no name
         names = [n for n in proper_names(question, named) + self.corpus_names(question, named)
-                 if not self.common(n) and n != unit]
+                 if not self.common(n) and n != unit and not measured_in(n, question)
+                 and not any(n in (word, *re.split(r"[_()]", word)) for word in answers)]  # "sigma" of "sigma_8"
         names += self.unheard_terms(question, named)
         if not names:
             return [[] for _ in papers]

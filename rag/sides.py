@@ -149,12 +149,14 @@ def compared_group(question: str) -> str:
     kind = match.group(0).split()[-1] if not match.group("about") else ""
     about = _SIDE_END.split(match.group("about") or "")[0]
     words = (match.group("kind") + " " + about + " " + kind).split()
-    if all(w.lower() in _GROUP_FILLER for w in words):  # "these two papers": a follow-up's, not a topic
+    if all(w.lower() in _GROUP_FILLER for w in words):
         return ""
     return " ".join(w for w in words if w.lower() not in ("two", "three"))
 
 
-_GROUP_FILLER = frozenset("papers works studies two three both other".split())
+# Words no group is about: "these two papers" (a follow-up's), "how do the methods compare" (the papers' methods).
+_GROUP_FILLER = frozenset("""papers works studies two three both other benchmarks methods approaches frameworks models
+    datasets evaluators agents""".split())
 
 
 _ONE_PAPER = re.compile(r"\b(?:paper|article|study|work)\b", re.I)

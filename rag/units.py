@@ -7,7 +7,7 @@ import re
 # A unit symbol, in any field: an SI unit with its prefix ("µeV", "kHz", "nm"), parts per million, an astronomer's
 # ("kpc", "Myr", "mJy", "km/s/kpc"), a percentage.
 _UNIT = (r"(?:[pnuµμmcdkMGT]?(?:eV|Hz|m|s|g|W|J|V|Pa|bar|mol|Gy|Sv|dB|Wb|T)|ppm|ppb|ppt|AU|au|[kM]?pc|[MG]yr|yr"
-         r"|mag|[mµμ]?Jy|km/s(?:/kpc)?|°C|K|%)")
+         r"|mag|[mµμ]?Jy|km/s(?:/kpc)?|°C|K|%|[MLR]sun)")
 # The unit a question asks a quantity in: "(ppm)", "(in um)", "in µeV" before the question's end or its verb. A
 # one-letter unit only in brackets: "in A. baumannii" is no ampere; and not a plural mark: "distance(s)".
 _ASKED_UNIT = re.compile(rf"(?<!\w)\(\s*(?:in\s+)?(?P<bracketed>{_UNIT})\s*\)"
@@ -18,6 +18,12 @@ def asked_unit(question: str) -> str:
     """The unit the question asks a quantity in ("how large in µeV is the coupling?": "µeV"), or ""."""
     match = _ASKED_UNIT.search(question)
     return (match.group("bracketed") or match.group("after_in")) if match else ""
+
+
+def measured_in(name: str, question: str) -> bool:
+    """Whether a name of the question is the unit of one of its numbers ("at 1 MeV", "150-300 Msun"): a unit, not a
+    thing a paper must write."""
+    return re.fullmatch(_UNIT, name) is not None and re.search(rf"\d\s*{re.escape(name)}(?!\w)", question) is not None
 
 
 def amount_in(unit: str) -> str:

@@ -32,3 +32,13 @@ def test_two_authors_cited_together_name_the_paper_they_wrote(astroco_chat):
     answer = astroco_chat.ask("What upper bound on the neutrino mass sum do Sharma & Lesgourgues get?")
     assert answer.citations and answer.citations[0].paper.url.endswith("2510.15835"), answer.text
     assert not answer.hedged, answer.text
+
+
+def test_a_symbol_asked_for_is_stated_only_by_its_value(astroco_chat):
+    # "what sigma_8": a number beside σ8 (LaTeX "$\sigma_8$" read as typed) answers; the word alone does not
+    stated = astroco_chat.ask("what sigma_8 do they measure from the angular power spectrum of DESI luminous red "
+                              "galaxies?")
+    assert stated.kind != "not_stated" and "σ8=0.761" in stated.text, stated.text
+    unstated = astroco_chat.ask("What sigma_8 does the Euclid paper on observational systematics in cluster "
+                                "cosmology get?")
+    assert unstated.kind == "not_stated" and unstated.citations[0].paper.url.endswith("2510.13509"), unstated.text

@@ -23,3 +23,19 @@ def test_two_papers_described_by_parts_of_the_question_are_compared(chemph_chat,
     answer = chemph_chat.ask(question)
     assert answer.kind == "comparison" and not answer.hedged, answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == pair
+
+
+def test_two_papers_the_asker_counted_stay_two_when_one_describes_both(chemph_chat):
+    # the inverse Kohn-Sham side finds the other paper first, well ahead; the asker said two papers
+    answer = chemph_chat.ask("Nan Sheng had two formal DFT papers - one on exact DFT as parallel variational "
+                             "hierarchies and one on inverse Kohn-Sham. How do the scopes differ?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2603.23399", "2603.23452"}
+
+
+def test_the_papers_methods_are_no_group_to_compare():
+    from rag.sides import compared_group
+
+    assert compared_group("Two X-ray cluster papers here: the Perseus one and the ZwCl 3146 one. How do the methods "
+                          "compare?") == ""
+    assert compared_group("Compare the video benchmarks") == "video benchmarks"

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rag import PaperChat
 
@@ -219,3 +221,37 @@ def test_the_unit_a_question_asks_in_is_read_in_any_field():
     assert asked_unit("what distance(s) do they propose?") == ""  # a plural mark
     assert asked_unit("how many samples held carbapenem-resistant A. baumannii?") == ""
     assert asked_unit("which papers model dengue in Brazil?") == ""
+
+
+def test_a_name_the_question_asks_to_be_told_is_no_topic_the_paper_must_write(astro_chat):
+    # "which IMF": the IMF is the detail asked, not a topic PANCAKE's abstract lacks; saying it lacks it is the answer
+    chat, _ = astro_chat
+    answer = chat.ask("Which IMF does PANCAKE assume when it fits CMDs?")
+    assert answer.kind == "not_stated" and not answer.hedged, answer.text
+    assert answer.citations[0].paper.name == "PANCAKE"
+
+
+def test_the_words_a_detail_question_offers_as_its_answer_and_its_units_are_read_as_such():
+    from rag.focus import answer_words
+    from rag.units import measured_in
+
+    assert answer_words("which IMF does pancake assume by default?") == {"IMF"}
+    assert {"GRI", "CRECK"} <= answer_words("Which mechanism (GRI, ABF, CRECK...) did the shock tube paper use?")
+    assert {"SDR", "radio", "hardware"} <= answer_words("which SDR / radio hardware did they run it on?")
+    assert "NIRCam" not in answer_words("Which NIRCam filters were used for the M81 dwarfs?")  # whose filters
+    assert measured_in("MeV", "What angular resolution did the calibration give at 1 MeV?")
+    assert measured_in("Msun", "which code computed the 150-300 Msun tracks?")
+    assert not measured_in("YR4", "how big a crater would 2024 YR4 make?")  # an asteroid's name
+
+
+_QUESTION_WORDS = st.sampled_from("what which and is the k sigma(r) O(N) IMF / ? , models (GRI, ABF) did how long "
+                                   "was of value at 1 MeV".split())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_QUESTION_WORDS, max_size=12).map(" ".join))
+def test_reading_what_a_question_asks_never_fails(question):
+    from rag.focus import answer_words, asked_focus
+
+    assert isinstance(asked_focus(question), list) and isinstance(answer_words(question), set)
+    assert asked_focus("which models and ?") == []  # nothing after "and"
