@@ -33,6 +33,9 @@ _AUTHOR_CITED = re.compile(r"\b(?P<surname>[A-Z][^\W\d_]+)(?:(?P<et_al>\s+et\s+a
 # Authors cited together: "Sharma & Lesgourgues", "Pan/Huterer et al.", "Grishin, Romero-Shaw & Trani", "Guha and Park".
 _SURNAME = r"[A-Z][^\W\d_A-Z]+(?:[A-Z][^\W\d_A-Z]+)?(?:-[A-Z][^\W\d_A-Z]+)?"  # "Romero-Shaw", "McDonald"; not "SGD"
 _AUTHORS_CITED = re.compile(rf"\b{_SURNAME}(?:\s*(?:,|&|/|\band\b)\s*{_SURNAME})+")
+# One author by the full name: "Olesia Dmytruk's two cavity papers", "Nan Sheng had two formal DFT papers".
+# Overlapping ("Compare Olesia Dmytruk": "Olesia Dmytruk").
+_FULL_NAME = re.compile(rf"(?=\b([A-Z][^\W\d_]+(?:\s+[A-Z]\.)*\s+{_SURNAME})\b)")
 
 
 def surname_key(name: str) -> str:
@@ -40,6 +43,11 @@ def surname_key(name: str) -> str:
     ("Krstić" and "Krstic" alike)."""
     last = name.split()[-1] if name.split() else ""
     return unicodedata.normalize("NFKD", last).encode("ascii", "ignore").decode().lower().strip(".,")
+
+
+def full_name_key(name: str) -> str:
+    """An author's full name as typed in any question: its words, lower case, accents dropped."""
+    return " ".join(unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower().split())
 
 
 # Where only a name can stand, a name spelled like a word ("PURGE", "PROVE") names its paper typed in lower case too:
@@ -147,6 +155,7 @@ class PaperCatalog:
         self._by_deletion: dict[str, set[str]] = {}  # long multi-word names by each one-letter deletion (lazy)
         self._by_first_author: dict[str, set[str]] = defaultdict(set)  # surname, lower case
         self._by_author: dict[str, set[str]] = defaultdict(set)  # any author's surname (surname_key)
+        self._by_full_name: dict[str, set[str]] = defaultdict(set)  # any author's full name (full_name_key)
         self.add(papers)
 
     def add(self, papers: Iterable[Paper]) -> None:
@@ -156,6 +165,7 @@ class PaperCatalog:
                 self._by_first_author[paper.authors[0].split()[-1].lower()].add(paper.paper_id)
             for author in paper.authors:
                 self._by_author[surname_key(author)].add(paper.paper_id)
+                self._by_full_name[full_name_key(author)].add(paper.paper_id)
             for alias, exact in name_aliases(paper):
                 (self._by_exact if exact else self._by_alias)[alias].add(paper.paper_id)
                 if exact:
@@ -232,13 +242,15 @@ class PaperCatalog:
 
     def cited_authors(self, text: str) -> list[tuple[int, int, frozenset[str]]]:
         """Where the text cites papers by their authors, and the papers: two or more surnames together ("Sharma &
-        Lesgourgues") cite the papers all of them wrote; "Dorsett et al." the papers of that first author. Surnames
-        no loaded paper's authors share cite nothing."""
-        cited = []
+        Lesgourgues") cite the papers all of them wrote; an author's full name ("Olesia Dmytruk's two cavity papers")
+        that author's papers; "Dorsett et al." the papers of that first author. Surnames no loaded paper's authors
+        share cite nothing."""
+        cited = [(m.start(1), m.end(1), frozenset(papers)) for m in _FULL_NAME.finditer(text)
+                 if (papers := self._by_full_name.get(full_name_key(m.group(1))))]
         for group in _AUTHORS_CITED.finditer(text):
             surnames = re.findall(_SURNAME, group.group())
             papers = set.intersection(*(self._by_author.get(surname_key(name), set()) for name in surnames))
-            if papers:
+            if papers and not any(a <= group.start() < b for a, b, _ in cited):
                 cited.append((group.start(), group.end(), frozenset(papers)))
         for first in _AUTHOR_CITED.finditer(text):
             if first.group("et_al") and not any(a <= first.start() < b for a, b, _ in cited):

@@ -39,3 +39,10 @@ def test_the_papers_methods_are_no_group_to_compare():
     assert compared_group("Two X-ray cluster papers here: the Perseus one and the ZwCl 3146 one. How do the methods "
                           "compare?") == ""
     assert compared_group("Compare the video benchmarks") == "video benchmarks"
+
+
+def test_an_authors_two_papers_are_compared_by_the_authors_full_name(chemph_chat):
+    # one author, cited by the full name: the two loaded papers Nan Sheng wrote
+    answer = chemph_chat.ask("How do Nan Sheng's two papers differ?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2603.23399", "2603.23452"}
