@@ -93,8 +93,8 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
         for token in question[match.end():].split():
             token = _PLURAL_MARK.sub("", token)  # "season(s)"
             word = token.strip("?.,!;:()\"'")
-            if not re.fullmatch(r"[\w-]+(?:/[\w-]+)*", word) and len(words) < 4 and \
-                    (symbol := _SYMBOL.fullmatch(token.rstrip("?.,!;:"))):
+            plain_word = re.fullmatch(r"[\w-]+(?:/[\w-]+)*", word) is not None
+            if not plain_word and len(words) < 4 and (symbol := _SYMBOL.fullmatch(token.rstrip("?.,!;:"))):
                 words.append(symbol.group())  # "what sigma(r) do they forecast", "which O(N) models"
                 if symbol.group() != token:
                     break
@@ -102,8 +102,7 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
             if (owner := _POSSESSIVE.fullmatch(word)) and not words:
                 words.append(owner.group(1))  # "which country's data": the country is asked
                 break
-            if not word or word.lower() in _FOCUS_END or not re.fullmatch(r"[\w-]+(?:/[\w-]+)*", word) \
-                    or len(words) == 4 \
+            if not word or word.lower() in _FOCUS_END or not plain_word or len(words) == 4 \
                     or token[0] in "([":  # "the MgB2 films (textured vs single crystal)": an aside starts
                 cut = len(words) == 4
                 break
