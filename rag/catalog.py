@@ -38,16 +38,21 @@ _AUTHORS_CITED = re.compile(rf"\b{_SURNAME}(?:\s*(?:,|&|/|\band\b)\s*{_SURNAME})
 _FULL_NAME = re.compile(rf"(?=\b([A-Z][^\W\d_]+(?:\s+[A-Z]\.)*\s+{_SURNAME})\b)")
 
 
+def _as_typed(text: str) -> str:
+    """Lower case, accents dropped: "Krstić" as "krstic"."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
 def surname_key(name: str) -> str:
     """An author's surname as typed in any question: the last word of the name, lower case, accents dropped
     ("Krstić" and "Krstic" alike)."""
     last = name.split()[-1] if name.split() else ""
-    return unicodedata.normalize("NFKD", last).encode("ascii", "ignore").decode().lower().strip(".,")
+    return _as_typed(last).strip(".,")
 
 
 def full_name_key(name: str) -> str:
     """An author's full name as typed in any question: its words, lower case, accents dropped."""
-    return " ".join(unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower().split())
+    return " ".join(_as_typed(name).split())
 
 
 # Where only a name can stand, a name spelled like a word ("PURGE", "PROVE") names its paper typed in lower case too:
