@@ -5,12 +5,11 @@ through (a rare word of the question no candidate uses, a facet, a kind of data,
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 from typing import TypeVar
 
 import numpy as np
 
-from rag.answerable import AnswerableModel, answerable_model, signals
+from rag.answerable import answerable_model, signals
 from rag.focus import answer_words, asked_focus
 from rag.types import DetailAsk
 from rag.find import RESCORE_POOL, Candidates, model_names
@@ -31,6 +30,7 @@ from rag.relevance import (
 )
 from rag.retrieve import PaperHit
 from rag.terms import mentions_term, question_terms, stems
+from rag.verdict import Verdict
 from store.paper import Paper
 
 T = TypeVar("T")
@@ -92,39 +92,6 @@ LARGE_CORPUS_CLEAR_MIN = 1.05
 # One leading by CLEAR_MARGIN answers when it uses, or has a near-synonym for, half of the rare words: in "tissue
 # slides at several zoom levels" PathView-Bench has "organs" for "tissue" but nothing for "zoom" ("fields of view").
 DECISIVE_MARGIN = 0.25
-
-
-@dataclass
-class Verdict:
-    """The judge's decision on a lookup: the papers that answer it (none: refuse), every candidate best first, why
-    none answers, the signals the decision read, the calibrated probability that the best paper answers, and whether
-    the answer is hedged (the closest paper, said to be only that)."""
-
-    chosen: list[PaperHit]
-    hits: list[PaperHit]
-    gap: str = ""
-    signals: dict[str, float] = field(default_factory=dict)
-    probability: float | None = None
-    hedged: bool = False
-
-    def hedged_for(self, lacking: str) -> "Verdict":
-        """Hedged on the best chosen paper when the question has a facet it lacks (``lacking`` says which)."""
-        if lacking and self.chosen:
-            self.chosen, self.hedged, self.gap = self.chosen[:1], True, self.gap or lacking
-        return self
-
-    def decide(self, model: AnswerableModel | None, best: PaperHit) -> None:
-        """By the model's probability: the papers the gates chose are given as an answer, or hedged when it is below
-        ``answer_min``; when the gates chose none, the closest paper is given hedged from ``hedge_min``, else it is a
-        refusal. Without a fitted model the gates' decision stands."""
-        if model is None:
-            return
-        self.probability = model.probability(self.signals)
-        if self.chosen:
-            self.hedged = self.probability < model.answer_min
-            self.chosen = self.chosen[:1] if self.hedged else self.chosen
-        elif self.probability >= model.hedge_min:
-            self.chosen, self.hedged = [best], True
 
 
 class PaperJudge:

@@ -13,7 +13,8 @@ from rag.detail_answer import detail_answer, detail_support
 from rag.extractive import rank_sentences, refusal, states_amount
 from rag.find import PaperFinder, model_names
 from rag.intent import Intent
-from rag.judge import PaperJudge, Verdict
+from rag.judge import PaperJudge
+from rag.verdict import Verdict
 from rag.llm_write import sources_for, write_with_llm
 from rag.retrieve import PaperHit
 from rag.sides import COMPARE_CUE
