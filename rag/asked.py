@@ -93,6 +93,17 @@ def _english_compound(name: str) -> bool:
 _YEAR = r"(?:19[5-9]|20\d)\d"
 
 
+# A number the question states as part of its topic ("at 13.6 TeV", "the nu = 12/5 edge", "D=7", "aged 12-17",
+# "28nm"): near misses swap one ("a 10 TeV muon collider" asked of a 3 TeV study). Not one in a name ("M31",
+# "SPT-100"), a power ("10^4", "1e4": abstracts write them in LaTeX), an ordinal ("2nd") or a dimension ("3D", "6d").
+_STATED_NUMBER = re.compile(r"(?<![A-Za-z\d.^])(?<![A-Za-z]-)\d+(?:[./]\d+)?(?![\d^]|e\d|(?:st|nd|rd|th|[dD])\b)")
+
+
+def stated_numbers(question: str) -> list[str]:
+    """The numbers the question states, years aside (those filter papers by date)."""
+    return [n for n in dict.fromkeys(_STATED_NUMBER.findall(question)) if not re.fullmatch(_YEAR, n)]
+
+
 _YEAR_RANGE = re.compile(rf"\b(?:between|from)\s+(?P<a>{_YEAR})\s+(?:and|to|until)\s+(?P<b>{_YEAR})\b"
                          rf"|\b(?P<c>{_YEAR})\s*[-–]\s*(?P<d>{_YEAR})\b", re.I)
 

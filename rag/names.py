@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Collection
 from functools import lru_cache
 
-from rag.asked import CLAIM_CHECK, NAME_ADJECTIVE_ENDINGS, capitalised_words, proper_names
+from rag.asked import CLAIM_CHECK, NAME_ADJECTIVE_ENDINGS, capitalised_words, proper_names, stated_numbers
 from rag.relevance import absent_terms, essential_words
 from rag.terms import dictionary_words, is_english, one_edit_away
 from rag.units import asked_unit, measured_in
@@ -21,6 +21,9 @@ UNHEARD_MIN_LETTERS = 4
 COMMON_NAME_SHARE = 0.05
 # Subscript digits as LaTeX-resolved abstracts write them ("H₂" for "H2").
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+# A number as stated_numbers reads it, and the small ones as words ("3": "three-dimensional").
+_NUMBER = re.compile(r"\d+(?:[./]\d+)?")
+_NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
 # LaTeX markup left in an abstract ("Li$_{0.95}$FeAs", "\\mu SR"): dropped, so the name reads as typed.
 _LATEX_MARKUP = re.compile(r"[$_^{}\\]")
 
@@ -49,8 +52,9 @@ class NameCheck:
 
     def unwritten(self, question: str, papers: list[Paper], named: bool = True,
                   answers: Collection[str] = ()) -> list[list[str]]:
-        """For each paper, the names (rag.asked.proper_names) and unheard terms of art of the question it never
-        writes, nor spells out; the corpus's common names, units and the ``answers`` a detail question offers
+        """For each paper, the names (rag.asked.proper_names), unheard terms of art and stated numbers
+        (rag.asked.stated_numbers: "at 13.6 TeV", "the nu = 12/5 edge") of the question it never writes, nor spells
+        out; the corpus's common names, units and the ``answers`` a detail question offers
         (rag.focus.answer_words: "which IMF", "(GRI, ABF, CRECK...)") aside. A yes/no check's names are a detail of
         the papers the question names (``named``), and the topic of papers it does not ("Did SABRE South's data
         confirm the DAMA/LIBRA signal?", asked of the DAMA/LIBRA paper alone)."""
@@ -59,6 +63,8 @@ class NameCheck:
                  if not self.common(n) and n != unit and not measured_in(n, question)
                  and not any(n in (word, *re.split(r"[_()]", word)) for word in answers)]  # "sigma" of "sigma_8"
         names += self.unheard_terms(question, named)
+        if not (named and CLAIM_CHECK.search(question)):
+            names += [n for n in stated_numbers(question) if not any(n in word for word in answers)]
         if not names:
             return [[] for _ in papers]
         texts = [self.searchable(paper) for paper in papers]
@@ -101,6 +107,8 @@ class NameCheck:
         """Whether a paper's ``searchable`` text writes the name (spaced or not: "21cm"), as the words its
         letters stand for ("CMB": "cosmic microwave background"), or one typo from it ("PipeFSP"); of a compound,
         its parts that are names ("LLM" of "LLM-driven"); of a plural acronym, its singular."""
+        if _NUMBER.fullmatch(name):
+            return _number_written(text, name)
         pieces = [p for p in re.split(r"[-/]", name) if p]
         parts = [p for p in pieces if p.lower() not in dictionary_words()]
         if len(pieces) > 1 and parts:  # "B7-H3/CD276" written "CD276/B7-H3"
@@ -123,3 +131,12 @@ def _written(name: str, text: str) -> bool:
     spaced = r"\s?".join(re.escape(c) for c in name if not c.isspace())
     longer = r"(?![ivxlc])" if re.fullmatch(r"[ivxlc]+", name) else r"(?!\d)" if name[-1:].isdigit() else ""
     return re.search(spaced + longer, text) is not None
+
+
+def _number_written(text: str, number: str) -> bool:
+    """Whether the text writes the number, not as part of a longer one ("13" is not written by "13.6" or "130"), or,
+    from zero to twelve, as a word."""
+    if re.search(rf"(?<![\d.]){re.escape(number)}(?!\d|\.\d)", text):
+        return True
+    return number.isdigit() and int(number) < len(_NUMBER_WORDS) and re.search(
+        rf"\b{_NUMBER_WORDS[int(number)]}\b", text) is not None

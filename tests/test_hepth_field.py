@@ -58,3 +58,22 @@ def test_a_yes_no_check_naming_another_object_of_an_unnamed_paper_is_hedged(hept
                             "instabilities in Horndeski gravity?")
     assert answer.hedged or answer.refused, answer.text
     assert "Horndeski" in answer.text
+
+
+def test_a_number_the_question_states_that_the_paper_never_writes_makes_it_only_the_closest(hepth_chat):
+    """The localization paper is on D=5 supergravity (reduced to D=4): asked of D=7 it is only the closest paper,
+    whatever its score; asked of D=5 it answers."""
+    asked = "equivariant localization for D={} gauged supergravity - has someone computed the on-shell action that way?"
+    answer = hepth_chat.ask(asked.format(7))
+    assert answer.hedged and answer.citations[0].paper.url.endswith("2508.08207"), answer.text
+    assert "“7”" in answer.text
+    answer = hepth_chat.ask(asked.format(5))
+    assert not answer.hedged and not answer.refused and answer.citations[0].paper.url.endswith("2508.08207"), answer.text
+
+
+def test_the_numbers_a_question_states_are_read_apart_from_names_powers_ordinals_and_dimensions():
+    from rag.asked import stated_numbers
+
+    assert stated_numbers("the nu = 12/5 edge at 13.6 TeV, aged 12-17, in 28nm CMOS, in 2021") == [
+        "12/5", "13.6", "12", "17", "28"]
+    assert stated_numbers("a 10^4 Msun (1e4) cloud, 2nd harmonic, 3D-printed, phi^3 in 6d, SPT-100 and M31") == []
