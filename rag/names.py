@@ -21,8 +21,7 @@ UNHEARD_MIN_LETTERS = 4
 COMMON_NAME_SHARE = 0.05
 # Subscript digits as LaTeX-resolved abstracts write them ("H₂" for "H2").
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
-# A number as stated_numbers reads it, and the small ones as words ("3": "three-dimensional").
-_NUMBER = re.compile(r"\d+(?:[./]\d+)?")
+# The small numbers as words ("3": "three-dimensional").
 _NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
 # LaTeX markup left in an abstract ("Li$_{0.95}$FeAs", "\\mu SR"): dropped, so the name reads as typed.
 _LATEX_MARKUP = re.compile(r"[$_^{}\\]")
@@ -63,12 +62,13 @@ class NameCheck:
                  if not self.common(n) and n != unit and not measured_in(n, question)
                  and not any(n in (word, *re.split(r"[_()]", word)) for word in answers)]  # "sigma" of "sigma_8"
         names += self.unheard_terms(question, named)
-        if not (named and CLAIM_CHECK.search(question)):
-            names += [n for n in stated_numbers(question) if not any(n in word for word in answers)]
-        if not names:
+        numbers = [] if named and CLAIM_CHECK.search(question) else [
+            n for n in stated_numbers(question) if not any(n in word for word in answers)]
+        if not names and not numbers:
             return [[] for _ in papers]
         texts = [self.searchable(paper) for paper in papers]
-        return [[n for n in names if not self.writes(text, n)] for text in texts]
+        return [[n for n in names if not self.writes(text, n)] + [n for n in numbers if not _number_written(text, n)]
+                for text in texts]
 
     def corpus_names(self, question: str, named: bool = True) -> list[str]:
         """The question's capitalised English words that the loaded papers write as names (TermStats.written_as_name):
@@ -107,8 +107,6 @@ class NameCheck:
         """Whether a paper's ``searchable`` text writes the name (spaced or not: "21cm"), as the words its
         letters stand for ("CMB": "cosmic microwave background"), or one typo from it ("PipeFSP"); of a compound,
         its parts that are names ("LLM" of "LLM-driven"); of a plural acronym, its singular."""
-        if _NUMBER.fullmatch(name):
-            return _number_written(text, name)
         pieces = [p for p in re.split(r"[-/]", name) if p]
         parts = [p for p in pieces if p.lower() not in dictionary_words()]
         if len(pieces) > 1 and parts:  # "B7-H3/CD276" written "CD276/B7-H3"
