@@ -33,9 +33,12 @@ def coined_terms(question: str, mentions: list[tuple[int, int, str]] = (), every
     return out
 
 
+# A claim put to the papers anywhere in the question ("... physics problems. Is it true that it has about 15,000
+# problems?"): its numbers are the claim, which rag.claims checks, not the topic's setting.
+CLAIM_ASKED = re.compile(r"\b(?:is\s+it\s+(?:true|correct|right|the\s+case)|can\s+you\s+confirm)\b", re.I)
 # A yes/no check of a claim: "Is it true that ...", "Does X use Y?", "Can you confirm ...", or one closing a question
 # ("Which model does VISD use as its judge, is it GPT-4o?").
-CLAIM_CHECK = re.compile(r"^\W*(?:is\s+it\s+(?:true|correct|right|the\s+case)\b|can\s+you\s+confirm\b"
+CLAIM_CHECK = re.compile(rf"^\W*(?:{CLAIM_ASKED.pattern}"
                           r"|(?:is|are|was|were|does|do|did|has|have|had)\s+(?!there\b|any|anyone|anybody|some))"
                           r"|[,;]\s+(?:is|was|does|did)\s+(?:it|that|this)\s+(?!true\b)",
                           re.I)  # not a search: "Is there a benchmark ...?", "Do any papers ...?"

@@ -8,7 +8,14 @@ import unicodedata
 from collections.abc import Collection
 from functools import lru_cache
 
-from rag.asked import CLAIM_CHECK, NAME_ADJECTIVE_ENDINGS, capitalised_words, proper_names, stated_numbers
+from rag.asked import (
+    CLAIM_ASKED,
+    CLAIM_CHECK,
+    NAME_ADJECTIVE_ENDINGS,
+    capitalised_words,
+    proper_names,
+    stated_numbers,
+)
 from rag.relevance import absent_terms, essential_words
 from rag.terms import dictionary_words, is_english, one_edit_away
 from rag.units import asked_unit, measured_in
@@ -62,7 +69,7 @@ class NameCheck:
                  if not self.common(n) and n != unit and not measured_in(n, question)
                  and not any(n in (word, *re.split(r"[_()]", word)) for word in answers)]  # "sigma" of "sigma_8"
         names += self.unheard_terms(question, named)
-        numbers = [] if named and CLAIM_CHECK.search(question) else [
+        numbers = [] if named and CLAIM_CHECK.search(question) or CLAIM_ASKED.search(question) else [
             n for n in stated_numbers(question) if not any(n in word for word in answers)]
         if not names and not numbers:
             return [[] for _ in papers]
