@@ -13,7 +13,7 @@ Labelled questions (none from the held-out test split):
   astronomy, biology, statistics, mathematics and engineering): their lookups, each also left out, and their near
   misses; OTHER_FIELD_DEV pick the thresholds, the rest train. A set is added only after its held-out first score.
 A row's label is whether the best candidate is the paper asked for. The model is a logistic regression over
-rag.judge.signals; the two thresholds minimise, on dev: answerable questions refused + near misses and off-corpus
+rag.answerable.signals; the two thresholds minimise, on dev: answerable questions refused + near misses and off-corpus
 questions answered without a hedge (by the model or by a gate) + half the answerable questions hedged (ties: fewer
 hedges of unanswerable ones).
 """
@@ -139,7 +139,7 @@ def outcomes(rows: list[dict], p: np.ndarray, answer_min: float, hedge_min: floa
     answerable = [(r, q) for r, q in zip(rows, p) if r["group"] == "answerable"]
     unanswerable = [(r, q) for r, q in zip(rows, p) if r["group"] != "answerable"]
 
-    def decision(r: dict, q: float) -> str:  # as rag.judge.Verdict.decide, then a gate's hedge (a facet, a name)
+    def decision(r: dict, q: float) -> str:  # as rag.verdict.Verdict.decide, then a gate's hedge (a facet, a name)
         if r["gates_chose"]:
             return "answer" if q >= answer_min and not r["gates_hedged"] else "hedge"
         return "hedge" if q >= hedge_min else "refuse"
