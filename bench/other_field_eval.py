@@ -51,6 +51,12 @@
   superconductivity, 108; the crawlers held no cond-mat.str-el), hep-lat (tests/data/heplat: lattice field theory,
   101; no crawler held nucl-th), astro-ph.IM (tests/data/astroim: astronomical instrumentation, 107) and math.NA
   (tests/data/mathna: numerical analysis, 105) abstracts, 80 questions each (bench/<set>_questions.jsonl).
+- hepex, plasma, statap, astroga, meshall: a fourteenth round (hep-ex, physics.plasm-ph, stat.AP, astro-ph.GA,
+  cond-mat.mes-hall); mathap, mathph, statco, compph: a fifteenth (math.AP, math-ph, stat.CO, physics.comp-ph);
+  each written blind before the round's work was scored, 80 questions each.
+- mathdg, mathap2, mathoc: a sixteenth round, written blind before the round's work was scored: arXiv math.DG
+  (tests/data/mathdg: differential geometry, 106), math.AP (tests/data/mathap2: 106 further PDE papers of another
+  crawler and months) and math.OC (tests/data/mathoc: optimization and control, 106) abstracts, 80 questions each.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -106,6 +112,9 @@ SETS = {
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
     "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
+    "mathoc": _field_set("mathoc", "mathoc_questions.jsonl", "mathoc"),
+    "mathap2": _field_set("mathap2", "mathap2_questions.jsonl", "mathap2"),
+    "mathdg": _field_set("mathdg", "mathdg_questions.jsonl", "mathdg"),
     "mathap": _field_set("mathap", "mathap_questions.jsonl", "mathap"),
     "mathph": _field_set("mathph", "mathph_questions.jsonl", "mathph"),
     "statco": _field_set("statco", "statco_questions.jsonl", "statco"),
