@@ -146,4 +146,15 @@ class PaperChatEngine:
                filters: PaperFilters | None) -> Generator[str, None, Answer]:
         """One paper (or a few): retrieve the candidates, judge which answer, write the answer from those."""
         found = self.find.for_lookup(question, pinned, k, filters)
-        return (yield from self.lookups.write(question, intent, self.judge.choose(question, intent, found)))
+        verdict = self.judge.choose(question, intent, found)
+        if not verdict.pair:
+            return (yield from self.lookups.write(question, intent, verdict))
+        # the names the question gives are written by two papers, each writing some the other never does
+        first, second = (hit.paper for hit in verdict.pair)
+        answer = yield from self.comparisons.write(question, [first.paper_id, second.paper_id], k, filters,
+                                                   intent.details)
+        if intent.kind is not QuestionKind.COMPARISON and not intent.sets_side_by_side:
+            answer.hedged = True  # asked as of one paper: none is all it asks
+            answer.lead_with(f"**{first.name}** never mentions “{verdict.unwritten[0]}”, which **{second.name}** "
+                             "writes: the question is read as on both, compared.")
+        return answer

@@ -92,6 +92,9 @@ LARGE_CORPUS_CLEAR_MIN = 1.05
 # One leading by CLEAR_MARGIN answers when it uses, or has a near-synonym for, half of the rare words: in "tissue
 # slides at several zoom levels" PathView-Bench has "organs" for "tissue" but nothing for "zoom" ("fields of view").
 DECISIVE_MARGIN = 0.25
+# A question naming what its paper never writes may be on two papers: of that paper and this many more candidates,
+# the two writing every name between them (PaperJudge.find_pair).
+PAIR_CANDIDATES = 10
 
 
 class PaperJudge:
@@ -275,8 +278,13 @@ class PaperJudge:
         named = found.pinned and not found.by_term
         # a detail asked of a named paper is answered by saying what its abstract does not state ("A100 or H100?")
         if "names" in self.chat.settings.retrieval.gates and verdict.chosen and not (named and intent.details):
-            self.hedge_other_names(question, verdict, named=named,
-                                   answers=answer_words(question) if intent.details else ())
+            answers = answer_words(question) if intent.details else ()
+            self.hedge_other_names(question, verdict, named=named, answers=answers)
+            # a detail asked of one paper ("what CO-to-H2 factor did they assume?") is that paper's to state or not;
+            # an LLM reads the candidates itself
+            side_by_side = intent.kind is QuestionKind.COMPARISON or intent.sets_side_by_side
+            if verdict.hedged and not named and (side_by_side or not intent.details) and not self.chat.has_llm:
+                self.find_pair(question, verdict, answers)
         return verdict
 
     def hedge_other_names(self, question: str, verdict: Verdict, named: bool = False,
@@ -293,6 +301,20 @@ class PaperJudge:
             verdict.gap = verdict.gap or f"The papers nearest to it never mention “{unwritten[0][0]}”."
         elif not named:
             verdict.chosen = [hit for hit, missing in zip(verdict.chosen, unwritten) if not missing]
+
+    def find_pair(self, question: str, verdict: Verdict, answers: Collection[str]) -> None:
+        """Sets the verdict's pair when its paper leaves a name of the question (rag.names) unwritten: of that paper
+        and the next PAIR_CANDIDATES candidates, the two nearest the top of the ranking that write every name between
+        them. The question is then on two papers ("the CSST emulator extension and the COLA-based emulator"), not on
+        one lacking a name."""
+        best = verdict.chosen[0]
+        hits = [best] + [hit for hit in verdict.hits if hit.paper.paper_id != best.paper.paper_id][:PAIR_CANDIDATES]
+        lacking = [set(missing) for missing in self.names.unwritten(question, [h.paper for h in hits], False, answers)]
+        pairs = sorted(((i, j) for j in range(len(hits)) for i in range(j) if not lacking[i] & lacking[j]),
+                       key=lambda pair: (sum(pair), pair))
+        if lacking[0] and pairs:
+            i, j = pairs[0] if lacking[pairs[0][0]] else reversed(pairs[0])  # the one lacking a name first
+            verdict.pair, verdict.unwritten = [hits[i], hits[j]], sorted(lacking[i])
 
     def verdict(self, question: str, intent: Intent, found: Candidates) -> Verdict:
         """The papers named, or the rescored candidates through the gates and the calibrated decision."""

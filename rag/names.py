@@ -30,8 +30,10 @@ COMMON_NAME_SHARE = 0.05
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 # The small numbers as words ("3": "three-dimensional").
 _NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
-# LaTeX markup left in an abstract ("Li$_{0.95}$FeAs", "\\mu SR"): dropped, so the name reads as typed.
+# LaTeX markup left in an abstract ("Li$_{0.95}$FeAs", "\\mu SR"): dropped, so the name reads as typed; so are its
+# commands ("$\\mathrm{b\\bar{b}WW}$" is "bbWW", "$\\rm H_2$" is "H2"), but a Greek letter's, which is its name.
 _LATEX_MARKUP = re.compile(r"[$_^{}\\]")
+_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)(\s*)")
 
 
 @lru_cache(maxsize=1 << 12)
@@ -43,9 +45,27 @@ def _letter_name(char: str) -> str:
     return "mu" if name == "MICRO SIGN" else char
 
 
+@lru_cache(maxsize=1 << 10)
+def _greek_letter(command: str) -> str:
+    """The Greek letter a LaTeX command writes, as ``_letter_name`` spells it ("alpha" for "\\alpha", "epsilon" for
+    "\\varepsilon"); "" for any other command."""
+    letter = command.removeprefix("var").upper().replace("LAMBDA", "LAMDA")  # as Unicode names it
+    try:
+        return _letter_name(unicodedata.lookup(f"GREEK SMALL LETTER {letter}"))
+    except KeyError:
+        return ""
+
+
+def _command_read(match: re.Match) -> str:
+    """A LaTeX command as read: its Greek letter, with the space after it; any other, with its space, dropped."""
+    letter = _greek_letter(match.group(1))
+    return letter + match.group(2) if letter else ""
+
+
 def plain_spelling(text: str) -> str:
     """Lower case, subscripts as digits, Greek letters spelled out, LaTeX markup dropped: "μSR" and "muSR", "Hα" and
-    "Halpha", "Li$_{0.95}$FeAs" and "Li0.95FeAs" read alike."""
+    "Halpha", "Li$_{0.95}$FeAs" and "Li0.95FeAs", "$\\mathrm{b\\bar{b}WW}$" and "bbWW" read alike."""
+    text = _LATEX_COMMAND.sub(_command_read, text)
     text = _LATEX_MARKUP.sub("", text).translate(_SUBSCRIPTS)
     return "".join(_letter_name(c) if ord(c) > 127 else c for c in text).lower()
 

@@ -21,6 +21,8 @@ class Verdict:
     signals: dict[str, float] = field(default_factory=dict)
     probability: float | None = None
     hedged: bool = False
+    pair: list[PaperHit] = field(default_factory=list)  # two papers writing the question's names between them
+    unwritten: list[str] = field(default_factory=list)  # the names the first of them never writes
 
     def hedged_for(self, lacking: str) -> "Verdict":
         """Hedged on the best chosen paper when the question has a facet it lacks (``lacking`` says which)."""

@@ -1,6 +1,7 @@
 """PaperChat on cosmology papers (real arXiv astro-ph.CO abstracts, tests/data/astroco): two described sides that
 each find their paper decisively are compared as described, whatever else stands near the whole question; papers
-cited by their authors ("Sharma & Lesgourgues", "the Pan/Huterer et al. study") are those authors' papers."""
+cited by their authors ("Sharma & Lesgourgues", "the Pan/Huterer et al. study") are those authors' papers; names
+that two papers write between them ("CSST", "COLA") ask of both."""
 
 import pytest
 
@@ -18,6 +19,15 @@ def test_two_sides_found_decisively_are_the_compared_pair(astroco_chat):
                               "using kSZ to benchmark AGN feedback in sims. Compare their goals and main results.")
     assert answer.kind == "comparison", answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == {"2510.14135", "2510.15822"}
+
+
+def test_names_two_papers_write_between_them_ask_of_both(astroco_chat):
+    # "CSST" is written by the emulator extension (and two GW papers), "COLA" by the COLA paper, neither by the other;
+    # "each" sets them side by side in no comparison wording, so the pair is said to be only a reading of the question
+    answer = astroco_chat.ask("What do the CSST emulator work and the COLA paper each do for w0wa dark energy?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2510.09503", "2510.14888"}, answer.text
+    assert answer.hedged and "never mentions “CSST”" in answer.text, answer.text
 
 
 def test_papers_cited_by_their_authors_are_compared(astroco_chat):

@@ -167,6 +167,28 @@ def test_a_name_typed_in_ascii_is_the_name_written_in_greek_or_latex(astro_chat)
     assert NameCheck(chat).unwritten("broad Hbeta emitters in COSMOS?", [emitters]) != [[]]
 
 
+def test_a_name_written_with_latex_commands_reads_as_typed():
+    from rag.names import plain_spelling
+
+    # a font or accent command inside a name is markup ("b\\bar{b}WW" is "bbWW"); a Greek letter's is its letter
+    assert plain_spelling(r"$\mathrm{b\bar{b}WW}$") == plain_spelling("bbWW")
+    assert plain_spelling(r"M$_{\rm BH}$") == plain_spelling("MBH")
+    assert plain_spelling(r"$\Lambda$CDM") == plain_spelling("ΛCDM")
+    assert plain_spelling(r"H$\alpha$") == plain_spelling("Halpha") != plain_spelling("Hbeta")
+
+
+def test_names_two_papers_write_between_them_ask_of_both_but_a_detail_asks_of_one(astro_chat):
+    chat, _ = astro_chat
+    # the GOODS-N paper never writes "HSC", the HSC paper never writes "GOODS-N": the question is on both
+    answer = chat.ask("Do low-luminosity AGN in GOODS-N and SDSS quasars seen with HSC live in similar environments?")
+    assert {c.paper.paper_id for c in answer.citations} == {by_arxiv(chat, "2505.02896"), by_arxiv(chat, "2505.04259")}
+    assert answer.hedged and "never mentions “HSC”" in answer.text, answer.text
+    # a detail asked of one paper is that paper's to state, whoever else writes its name
+    answer = chat.ask("Which CO-to-H2 conversion factor was assumed in the ALMA CO survey of 41 type 1 quasars at z~2?")
+    assert answer.kind == "not_stated", answer.text
+    assert answer.citations[0].paper.paper_id == by_arxiv(chat, "2505.03884")
+
+
 def test_a_numbered_name_is_not_written_by_a_longer_number(astro_chat):
     from rag.names import NameCheck
 
