@@ -57,6 +57,10 @@
 - mathdg, mathap2, mathoc: a sixteenth round, written blind before the round's work was scored: arXiv math.DG
   (tests/data/mathdg: differential geometry, 106), math.AP (tests/data/mathap2: 106 further PDE papers of another
   crawler and months) and math.OC (tests/data/mathoc: optimization and control, 106) abstracts, 80 questions each.
+- mathrt, csit, nickel: a seventeenth round, written blind while the sixteenth was worked on: arXiv math.RT
+  (tests/data/mathrt: representation theory, 118), cs.IT (tests/data/csit: information theory, machine-learning papers
+  left out, 106) and one topic across categories (tests/data/nickel: 60 papers on nickelate superconductivity from
+  three trackers, the most the index held), 80 questions each.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -112,6 +116,9 @@ SETS = {
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
     "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
+    "nickel": _field_set("nickel", "nickel_questions.jsonl", "nickel"),
+    "csit": _field_set("csit", "csit_questions.jsonl", "csit"),
+    "mathrt": _field_set("mathrt", "mathrt_questions.jsonl", "mathrt"),
     "mathoc": _field_set("mathoc", "mathoc_questions.jsonl", "mathoc"),
     "mathap2": _field_set("mathap2", "mathap2_questions.jsonl", "mathap2"),
     "mathdg": _field_set("mathdg", "mathdg_questions.jsonl", "mathdg"),
