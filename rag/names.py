@@ -12,6 +12,7 @@ from rag.asked import (
     CLAIM_ASKED,
     CLAIM_CHECK,
     NAME_ADJECTIVE_ENDINGS,
+    NUMBER_WORDS,
     capitalised_words,
     proper_names,
     stated_numbers,
@@ -28,8 +29,6 @@ UNHEARD_MIN_LETTERS = 4
 COMMON_NAME_SHARE = 0.05
 # Subscript digits as LaTeX-resolved abstracts write them ("H₂" for "H2").
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
-# The small numbers as words ("3": "three-dimensional").
-_NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
 # LaTeX markup left in an abstract ("Li$_{0.95}$FeAs", "\\mu SR"): dropped, so the name reads as typed; so are its
 # commands ("$\\mathrm{b\\bar{b}WW}$" is "bbWW", "$\\rm H_2$" is "H2"), but a Greek letter's, which is its name.
 _LATEX_MARKUP = re.compile(r"[$_^{}\\]")
@@ -160,8 +159,10 @@ def _written(name: str, text: str) -> bool:
 
 def _number_written(text: str, number: str) -> bool:
     """Whether the text writes the number, not as part of a longer one ("13" is not written by "13.6" or "130"), or,
-    from zero to twelve, as a word."""
+    from zero to twelve, as a word; a number stated as a word ("eight") is written as that word or its digits."""
+    if number in NUMBER_WORDS:
+        number = str(NUMBER_WORDS.index(number))
     if re.search(rf"(?<![\d.]){re.escape(number)}(?!\d|\.\d)", text):
         return True
-    return number.isdigit() and int(number) < len(_NUMBER_WORDS) and re.search(
-        rf"\b{_NUMBER_WORDS[int(number)]}\b", text) is not None
+    return number.isdigit() and int(number) < len(NUMBER_WORDS) and re.search(
+        rf"\b{NUMBER_WORDS[int(number)]}\b", text) is not None

@@ -77,3 +77,6 @@ def test_the_numbers_a_question_states_are_read_apart_from_names_powers_ordinals
     assert stated_numbers("the nu = 12/5 edge at 13.6 TeV, aged 12-17, in 28nm CMOS, in 2021") == [
         "12/5", "13.6", "12", "17", "28"]
     assert stated_numbers("a 10^4 Msun (1e4) cloud, 2nd harmonic, 3D-printed, phi^3 in 6d, SPT-100 and M31") == []
+    # a number word joined to a word states its setting as digits do; a dimension, a count of papers do not
+    assert stated_numbers("the eight-vertex model's five-loop terms on rank-three bundles") == ["eight", "five", "three"]
+    assert stated_numbers("Two three-dimensional flows: which of the two papers is faster?") == []

@@ -1,0 +1,23 @@
+"""PaperChat on mathematical-physics papers (real arXiv math-ph abstracts, tests/data/mathph): a number word joined to
+the topic ("the eight-vertex model") states its setting as digits do, so the six-vertex paper is only the closest."""
+
+import pytest
+
+from tests.conftest import ingested_field
+
+
+@pytest.fixture(scope="module")
+def mathph_chat(tmp_path_factory):
+    return ingested_field(tmp_path_factory, "mathph")
+
+
+def test_a_number_word_of_the_setting_is_checked_like_digits(mathph_chat):
+    six_vertex = "2603.06268"  # "Gaussian free field convergence of the six-vertex model ..."
+    answer = mathph_chat.ask("Has anyone shown that the eight-vertex model's height function converges to the "
+                             "Gaussian free field?")
+    assert answer.hedged or answer.refused, answer.text
+    assert "never mention “eight”" in answer.text, answer.text
+    answer = mathph_chat.ask("Has anyone shown that the six-vertex model's height function converges to the Gaussian "
+                             "free field?")
+    assert not answer.hedged and not answer.refused, answer.text
+    assert answer.citations[0].paper.url.endswith(six_vertex)
