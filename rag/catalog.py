@@ -263,6 +263,19 @@ class PaperCatalog:
                     cited.append((first.start(), first.end(), frozenset(papers)))
         return cited
 
+    def surnamed(self, text: str) -> list[frozenset[str]]:
+        """The papers of each author a comparison names by the surname alone ("Danchin posted two ... papers"): a
+        capitalised word no dictionary has that is a loaded paper's author's surname; two surnames a hyphen joins
+        ("the two Ferrari-Lederman preprints"), where no author has that double surname, cite the papers both wrote.
+        Only a comparison reads them so: in a lookup "the Wang-Yau mass" names a quantity, not a paper."""
+        cited = []
+        for m in re.finditer(rf"(?<![\w-]){_SURNAME}(?![\w-])", text):
+            names = m.group().split("-") if surname_key(m.group()) not in self._by_author else [m.group()]
+            if len(names) > 1 or names[0].lower() not in dictionary_words():  # a pair of co-authors is no word
+                papers = set.intersection(*(self._by_author.get(surname_key(name), set()) for name in names))
+                cited += [frozenset(papers)] if papers else []
+        return cited
+
     def titled(self, quoted: str) -> list[str]:
         """The one paper whose title is, starts with or holds the quoted words (at least QUOTED_TITLE_WORDS), if one."""
         words = _WORD.findall(quoted.lower())

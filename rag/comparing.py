@@ -208,10 +208,17 @@ class ComparisonWriter:
         return pair if written[0] - written[1] and written[1] - written[0] else []
 
     def authored_pair(self, question: str, filters: PaperFilters | None) -> list[str]:
-        """The two papers of the authors the question cites, when those authors wrote two of the loaded papers
-        ("Inventar et al. had two ICRC proceedings ... how do they differ?"); else none."""
-        for _, _, papers in self.chat.catalog.cited_authors(question):
-            ids = sorted(pid for pid in papers if not filters or filters.admits(self.chat.catalog.papers[pid]))
+        """The two papers of the authors the question cites (rag.catalog: "Inventar et al. had two ICRC proceedings ...
+        how do they differ?", "Danchin posted two ... papers"), when those authors wrote two of the loaded papers, or
+        the two of theirs nearest the whole question when they wrote more ("Jie Li wrote one paper on X and another
+        on Y"); else none."""
+        catalog = self.chat.catalog
+        cited = [papers for _, _, papers in catalog.cited_authors(question)] or catalog.surnamed(question)
+        for papers in cited:
+            ids = sorted(pid for pid in papers if not filters or filters.admits(catalog.papers[pid]))
+            if len(ids) > 2:
+                nearest = [h.paper.paper_id for _, h in self.nearest_to_question(question, frozenset(), filters)]
+                ids = [pid for pid in nearest if pid in ids][:2]
             if len(ids) == 2:
                 return ids
         return []

@@ -1,0 +1,38 @@
+"""Comparisons of papers cited by their authors in mathematics corpora (real arXiv math.AP and math.RT abstracts,
+tests/data/mathap and tests/data/mathrt): a surname alone ("Danchin has two papers"), two surnames joined by a hyphen
+("the Ferrari-Lederman papers"), and an author with more papers than the two compared ("Jie Li's paper on X and her
+one on Y")."""
+
+import pytest
+
+from tests.conftest import ingested_field
+
+
+@pytest.fixture(scope="module")
+def mathap_chat(tmp_path_factory):
+    return ingested_field(tmp_path_factory, "mathap")
+
+
+def compared(answer) -> set[str]:
+    assert answer.kind == "comparison", answer.text
+    return {c.paper.url[-10:] for c in answer.citations}
+
+
+def test_an_author_named_by_the_surname_alone_cites_their_papers(mathap_chat):
+    answer = mathap_chat.ask("Danchin has two papers on compressible Navier-Stokes here; how do their settings differ?")
+    assert compared(answer) == {"2603.15209", "2603.15211"}
+
+
+def test_two_surnames_joined_by_a_hyphen_cite_the_papers_both_wrote(mathap_chat):
+    answer = mathap_chat.ask("What separates the two Ferrari-Lederman free boundary papers?")
+    assert compared(answer) == {"2603.15000", "2603.15024"}
+
+
+def test_an_author_of_more_papers_is_narrowed_to_the_two_asked_of(tmp_path_factory):
+    from rag.engine import PaperChatEngine
+
+    chat = ingested_field(tmp_path_factory, "mathrt")  # Jie Li wrote five of its papers
+    by_arxiv = {p.url[-10:]: p.paper_id for p in chat.papers()}
+    pair = PaperChatEngine.from_settings(chat).comparisons.authored_pair(
+        "Jie Li's two papers, on derived-discrete algebras over the reals and on algebra extensions", None)
+    assert set(pair) == {by_arxiv["2010.03787"], by_arxiv["1904.07168"]}
