@@ -61,6 +61,8 @@
   (tests/data/mathrt: representation theory, 118), cs.IT (tests/data/csit: information theory, machine-learning papers
   left out, 106) and one topic across categories (tests/data/nickel: 60 papers on nickelate superconductivity from
   three trackers, the most the index held), 80 questions each.
+- mathqa: an eighteenth round, written blind while the seventeenth was worked on: 116 arXiv math.QA abstracts
+  (tests/data/mathqa: quantum algebra), 80 questions.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -116,6 +118,7 @@ SETS = {
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
     "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
+    "mathqa": _field_set("mathqa", "mathqa_questions.jsonl", "mathqa"),
     "nickel": _field_set("nickel", "nickel_questions.jsonl", "nickel"),
     "csit": _field_set("csit", "csit_questions.jsonl", "csit"),
     "mathrt": _field_set("mathrt", "mathrt_questions.jsonl", "mathrt"),
