@@ -33,6 +33,8 @@ _AUTHOR_CITED = re.compile(r"\b(?P<surname>[A-Z][^\W\d_]+)(?:(?P<et_al>\s+et\s+a
 # Authors cited together: "Sharma & Lesgourgues", "Pan/Huterer et al.", "Grishin, Romero-Shaw & Trani", "Guha and Park".
 _SURNAME = r"[A-Z][^\W\d_A-Z]+(?:[A-Z][^\W\d_A-Z]+)?(?:-[A-Z][^\W\d_A-Z]+)?"  # "Romero-Shaw", "McDonald"; not "SGD"
 _AUTHORS_CITED = re.compile(rf"\b{_SURNAME}(?:\s*(?:,|&|/|\band\b)\s*{_SURNAME})+")
+# A surname standing alone, no part of a longer hyphenated word ("Danchin", "Ferrari-Lederman").
+_SURNAME_ALONE = re.compile(rf"(?<![\w-]){_SURNAME}(?![\w-])")
 # One author by the full name: "Olesia Dmytruk's two cavity papers", "Nan Sheng had two formal DFT papers".
 # Overlapping ("Compare Olesia Dmytruk": "Olesia Dmytruk").
 _FULL_NAME = re.compile(rf"(?=\b([A-Z][^\W\d_]+(?:\s+[A-Z]\.)*\s+{_SURNAME})\b)")
@@ -269,7 +271,7 @@ class PaperCatalog:
         ("the two Ferrari-Lederman preprints"), where no author has that double surname, cite the papers both wrote.
         Only a comparison reads them so: in a lookup "the Wang-Yau mass" names a quantity, not a paper."""
         cited = []
-        for m in re.finditer(rf"(?<![\w-]){_SURNAME}(?![\w-])", text):
+        for m in _SURNAME_ALONE.finditer(text):
             names = m.group().split("-") if surname_key(m.group()) not in self._by_author else [m.group()]
             if len(names) > 1 or names[0].lower() not in dictionary_words():  # a pair of co-authors is no word
                 papers = set.intersection(*(self._by_author.get(surname_key(name), set()) for name in names))

@@ -310,10 +310,12 @@ class PaperJudge:
         best = verdict.chosen[0]
         hits = [best] + [hit for hit in verdict.hits if hit.paper.paper_id != best.paper.paper_id][:PAIR_CANDIDATES]
         lacking = [set(missing) for missing in self.names.unwritten(question, [h.paper for h in hits], False, answers)]
-        pairs = sorted(((i, j) for j in range(len(hits)) for i in range(j) if not lacking[i] & lacking[j]),
-                       key=lambda pair: (sum(pair), pair))
-        if lacking[0] and pairs:
-            i, j = pairs[0] if lacking[pairs[0][0]] else reversed(pairs[0])  # the one lacking a name first
+        if not lacking[0]:
+            return
+        pairs = [(i, j) for j in range(len(hits)) for i in range(j) if not lacking[i] & lacking[j]]
+        if pairs:
+            i, j = min(pairs, key=lambda pair: (sum(pair), pair))
+            i, j = (i, j) if lacking[i] else (j, i)  # the one lacking a name first
             verdict.pair, verdict.unwritten = [hits[i], hits[j]], sorted(lacking[i])
 
     def verdict(self, question: str, intent: Intent, found: Candidates) -> Verdict:
