@@ -106,9 +106,9 @@ _STATED_NUMBER = re.compile(r"(?<![A-Za-z\d.^])(?<![A-Za-z]-)\d+(?:[./]\d+)?(?![
 NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
 # A number word from three up that a hyphen joins to a word states the topic's setting as a digit would: "the
 # eight-vertex model" (asked of the six-vertex one), "five-loop splitting functions", "rank-three Higgs bundles". Not
-# a dimension ("three-dimensional"), as for digits; nor one or two, which an abstract says in other words as often
-# ("two-peaked" for "double-peaked", "two-link" for "bilink", "leave-one-out" for "jackknife"): on the seen sets they
-# hedged six answerable lookups and no near miss.
+# a dimension ("three-dimensional"), as for digits; nor one or two, which questions use in paraphrase as often: on the
+# seen sets "two-peaked", "two-link arm", "leave-one-out", asked of abstracts writing neither the word nor the digit,
+# hedged four more answerable lookups and no near miss.
 _SETTING_WORDS = "|".join(NUMBER_WORDS[3:])
 _STATED_NUMBER_WORD = re.compile(rf"\b[a-z]+-({_SETTING_WORDS})\b|\b({_SETTING_WORDS})-(?!dimension)[a-z]", re.I)
 
