@@ -63,6 +63,9 @@
   three trackers, the most the index held), 80 questions each.
 - mathqa: an eighteenth round, written blind while the seventeenth was worked on: 116 arXiv math.QA abstracts
   (tests/data/mathqa: quantum algebra), 80 questions.
+- mathnt, fludyn: a nineteenth round, written blind in the twelfth session and scored in the thirteenth: arXiv math.NT
+  (tests/data/mathnt: number theory, 123) and physics.flu-dyn (tests/data/fludyn: fluid dynamics, machine-learning
+  papers left out, 108) abstracts, 80 questions each.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -118,6 +121,8 @@ SETS = {
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
     "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
+    "fludyn": _field_set("fludyn", "fludyn_questions.jsonl", "fludyn"),
+    "mathnt": _field_set("mathnt", "mathnt_questions.jsonl", "mathnt"),
     "mathqa": _field_set("mathqa", "mathqa_questions.jsonl", "mathqa"),
     "nickel": _field_set("nickel", "nickel_questions.jsonl", "nickel"),
     "csit": _field_set("csit", "csit_questions.jsonl", "csit"),
