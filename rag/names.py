@@ -33,15 +33,27 @@ _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 # commands ("$\\mathrm{b\\bar{b}WW}$" is "bbWW", "$\\rm H_2$" is "H2"), but a Greek letter's, which is its name.
 _LATEX_MARKUP = re.compile(r"[$_^{}\\]")
 _LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)(\s*)")
+# An accent typed in LaTeX: "Alfv\\'en", "Erd\\H{o}s", "\\v{S}", "Schr\\"odinger". The letter stays, the accent goes.
+_LATEX_ACCENT = re.compile(r"\\(?:[`'^\"~=.]\s*|[uvHckr](?=\{))\{?(\\?[A-Za-z])\}?")
+# Letters LaTeX writes as commands ("\\o" for "ø", "\\ss" for "ß") and Unicode letters no accent-stripping reaches: each
+# as typed in ASCII.
+_LATIN_LETTERS = {"i": "i", "j": "j", "o": "o", "O": "O", "l": "l", "L": "L", "ss": "ss", "ae": "ae", "AE": "AE",
+                  "oe": "oe", "aa": "a", "AA": "A"}
+_UNACCENTED = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe",
+                             "đ": "d", "Đ": "D", "ı": "i"})
 
 
 @lru_cache(maxsize=1 << 12)
 def _letter_name(char: str) -> str:
-    """A Greek letter spelled as typed in ASCII ("μ": "mu", "Δ": "delta", "µ": "mu"); any other character as is."""
+    """A Greek letter spelled as typed in ASCII ("μ": "mu", "Δ": "delta", "µ": "mu"); an accented letter without its
+    accent ("é": "e", "ő": "o", "ø": "o"); any other character as is."""
     name = unicodedata.name(char, "")
     if name.startswith("GREEK") and "LETTER" in name:
         return name.split()[-1].lower()
-    return "mu" if name == "MICRO SIGN" else char
+    if name == "MICRO SIGN":
+        return "mu"
+    bare = "".join(c for c in unicodedata.normalize("NFD", char) if not unicodedata.combining(c))
+    return bare.translate(_UNACCENTED) if bare.isalpha() else char
 
 
 @lru_cache(maxsize=1 << 10)
@@ -56,14 +68,19 @@ def _greek_letter(command: str) -> str:
 
 
 def _command_read(match: re.Match) -> str:
-    """A LaTeX command as read: its Greek letter, with the space after it; any other, with its space, dropped."""
+    """A LaTeX command as read: its Greek letter, with the space after it, or the Latin letter it writes ("\\o"); any
+    other, with its space, dropped."""
+    if latin := _LATIN_LETTERS.get(match.group(1)):
+        return latin  # the space only ends the command: "\\o ksendal" is "oksendal"
     letter = _greek_letter(match.group(1))
     return letter + match.group(2) if letter else ""
 
 
 def plain_spelling(text: str) -> str:
-    """Lower case, subscripts as digits, Greek letters spelled out, LaTeX markup dropped: "μSR" and "muSR", "Hα" and
-    "Halpha", "Li$_{0.95}$FeAs" and "Li0.95FeAs", "$\\mathrm{b\\bar{b}WW}$" and "bbWW" read alike."""
+    """Lower case, subscripts as digits, Greek letters spelled out, accents and LaTeX markup dropped: "μSR" and "muSR",
+    "Hα" and "Halpha", "Li$_{0.95}$FeAs" and "Li0.95FeAs", "$\\mathrm{b\\bar{b}WW}$" and "bbWW", "Pólya", "P\\'olya"
+    and "Polya" read alike."""
+    text = _LATEX_ACCENT.sub(r"\1", text)
     text = _LATEX_COMMAND.sub(_command_read, text)
     text = _LATEX_MARKUP.sub("", text).translate(_SUBSCRIPTS)
     return "".join(_letter_name(c) if ord(c) > 127 else c for c in text).lower()

@@ -1,5 +1,6 @@
 """PaperChat on mathematical-physics papers (real arXiv math-ph abstracts, tests/data/mathph): a number word joined to
-the topic ("the eight-vertex model") states its setting as digits do, so the six-vertex paper is only the closest."""
+the topic ("the eight-vertex model") states its setting as digits do, so the six-vertex paper is only the closest; an
+author's name typed without its accent ("Raquepas") is the name the paper writes ("Raquépas")."""
 
 import pytest
 
@@ -21,3 +22,11 @@ def test_a_number_word_of_the_setting_is_checked_like_digits(mathph_chat):
                              "free field?")
     assert not answer.hedged and not answer.refused, answer.text
     assert answer.citations[0].paper.url.endswith(six_vertex)
+
+
+def test_an_author_typed_without_the_accent_is_the_papers_author(mathph_chat):
+    specific_energy = "2603.17338"  # "On the conservation of specific energy ...", by Pozzoli and Raquépas
+    answer = mathph_chat.ask("Pozzoli and Raquepas on conservation of specific energy/entropy for anharmonic crystals: "
+                             "whose classic assumptions are they working close to?")
+    assert not answer.hedged and not answer.refused, answer.text
+    assert answer.citations[0].paper.url.endswith(specific_energy)

@@ -177,6 +177,18 @@ def test_a_name_written_with_latex_commands_reads_as_typed():
     assert plain_spelling(r"H$\alpha$") == plain_spelling("Halpha") != plain_spelling("Hbeta")
 
 
+def test_a_name_reads_alike_with_or_without_its_accents():
+    from rag.names import plain_spelling
+
+    # an asker types "Polya" or "Kahler"; abstracts write the accent, in Unicode or in LaTeX
+    for accented, typed in (("Pólya-Gamma", "Polya-Gamma"), ("Kähler", "Kahler"), (r"Alfv\'en", "Alfven"),
+                            (r"Erd\H{o}s", "Erdos"), (r'Schr\"{o}dinger', "Schrodinger"), ("Łukasiewicz", "Lukasiewicz"),
+                            (r"\o ksendal", "oksendal"), ("Gauß", "Gauss"), (r"\v{S}ilhav\'y", "Silhavy")):
+        assert plain_spelling(accented) == plain_spelling(typed), accented
+    assert plain_spelling("Néel") != plain_spelling("Noel")
+    assert plain_spelling(r"\alpha particles") == "alpha particles"  # a Greek letter's command keeps its space
+
+
 def test_names_two_papers_write_between_them_ask_of_both_but_a_detail_asks_of_one(astro_chat):
     chat, _ = astro_chat
     # the GOODS-N paper never writes "HSC", the HSC paper never writes "GOODS-N": the question is on both
