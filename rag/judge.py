@@ -150,9 +150,10 @@ class PaperJudge:
 
     def said_to(self, question: str, paper: Paper) -> str:
         """What the paper says, also in the question's everyday words for its terms ("graphics chips": a paper on GPUs
-        says it)."""
+        says it), and who wrote it: "Danchin's 1D compressible Navier-Stokes paper" describes it by an author its
+        abstract never names."""
         text = self.said(paper)
-        return f"{text} {says_plainly(question, text)}"
+        return f"{text} {says_plainly(question, text)} {' '.join(paper.authors)}"
 
     def answerable(self, scored: list[tuple[float, PaperHit]], margin: float = CITE_MARGIN,
                    clear_min: float = CLEAR_MIN) -> list[PaperHit]:

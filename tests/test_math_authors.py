@@ -1,7 +1,7 @@
 """Comparisons of papers cited by their authors in mathematics corpora (real arXiv math.AP and math.RT abstracts,
 tests/data/mathap and tests/data/mathrt): a surname alone ("Danchin has two papers"), two surnames joined by a hyphen
 ("the Ferrari-Lederman papers"), and an author with more papers than the two compared ("Jie Li's paper on X and her
-one on Y")."""
+one on Y"); and a paper described by its author, whose abstract never writes the name ("Danchin's 1D ... paper")."""
 
 import pytest
 
@@ -21,6 +21,15 @@ def compared(answer) -> set[str]:
 def test_an_author_named_by_the_surname_alone_cites_their_papers(mathap_chat):
     answer = mathap_chat.ask("Danchin has two papers on compressible Navier-Stokes here; how do their settings differ?")
     assert compared(answer) == {"2603.15209", "2603.15211"}
+
+
+def test_a_paper_described_by_its_author_is_not_refused_for_a_name_its_abstract_never_writes(mathap_chat):
+    # "Danchin" is in the paper's record (its author), never in an abstract: the topic checks read the authors too
+    answer = mathap_chat.ask("In Danchin's one-dimensional compressible Navier-Stokes paper, what decay rate does he "
+                             "prove for the specific volume?")
+    assert not answer.refused, answer.text
+    assert answer.citations[0].paper.url.endswith("2603.15211"), answer.text
+    assert answer.kind == "not_stated", answer.text  # the abstract gives no rate
 
 
 def test_two_surnames_joined_by_a_hyphen_cite_the_papers_both_wrote(mathap_chat):
