@@ -113,11 +113,18 @@ _SETTING_WORDS = "|".join(NUMBER_WORDS[3:])
 _STATED_NUMBER_WORD = re.compile(rf"\b[a-z]+-({_SETTING_WORDS})\b|\b({_SETTING_WORDS})-(?!dimension)[a-z]", re.I)
 
 
+# What marks a number as the asker's approximation ("from ~18 to ~7 min", "about 430 MeV"): an abstract's "7.1" or
+# "432" states it.
+_APPROXIMATELY = re.compile(r"(?:[~≈∼]|\b(?:about|around|roughly|approximately|approx\.?|nearly|near|circa|some))\s*$", re.I)
+
+
 def stated_numbers(question: str) -> list[str]:
     """The numbers the question states, in digits or as a word joined to another ("eight-vertex": "eight"), years
-    aside (those filter papers by date)."""
+    aside (those filter papers by date); one the asker approximates with a leading "~" ("~7")."""
     words = [(m.group(1) or m.group(2)).lower() for m in _STATED_NUMBER_WORD.finditer(question)]
-    return [n for n in dict.fromkeys(_STATED_NUMBER.findall(question) + words) if not re.fullmatch(_YEAR, n)]
+    digits = [("~" if _APPROXIMATELY.search(question[:m.start()]) and "/" not in m.group() else "") + m.group()
+              for m in _STATED_NUMBER.finditer(question)]
+    return [n for n in dict.fromkeys(digits + words) if not re.fullmatch(_YEAR, n.lstrip("~"))]
 
 
 _YEAR_RANGE = re.compile(rf"\b(?:between|from)\s+(?P<a>{_YEAR})\s+(?:and|to|until)\s+(?P<b>{_YEAR})\b"

@@ -176,10 +176,21 @@ def _written(name: str, text: str) -> bool:
 
 def _number_written(text: str, number: str) -> bool:
     """Whether the text writes the number, not as part of a longer one ("13" is not written by "13.6" or "130"), or,
-    from zero to twelve, as a word; a number stated as a word ("eight") is written as that word or its digits."""
+    from zero to twelve, as a word; a number stated as a word ("eight") is written as that word or its digits; an
+    approximate one ("~7", "~430") by any number it rounds from to as many significant digits ("7.1", "432")."""
+    if number.startswith("~"):
+        number = number[1:]
+        digits = len(number.replace(".", "").strip("0")) or 1
+        if any(_rounded(float(x), digits) == float(number) for x in re.findall(r"(?<![\d.])\d+(?:\.\d+)?", text)):
+            return True
     if number in NUMBER_WORDS:
         number = str(NUMBER_WORDS.index(number))
     if re.search(rf"(?<![\d.]){re.escape(number)}(?!\d|\.\d)", text):
         return True
     return number.isdigit() and int(number) < len(NUMBER_WORDS) and re.search(
         rf"\b{NUMBER_WORDS[int(number)]}\b", text) is not None
+
+
+def _rounded(x: float, digits: int) -> float:
+    """x to this many significant digits."""
+    return float(f"{x:.{digits}g}") if x else 0.0

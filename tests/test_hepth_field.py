@@ -80,3 +80,5 @@ def test_the_numbers_a_question_states_are_read_apart_from_names_powers_ordinals
     # a number word joined to a word states its setting as digits do; a dimension, a count of papers do not
     assert stated_numbers("the eight-vertex model's five-loop terms on rank-three bundles") == ["eight", "five", "three"]
     assert stated_numbers("Two three-dimensional flows: which of the two papers is faster?") == []
+    # an approximate number ("~7", "about 430") is marked so: an abstract's "7.1" or "432" states it
+    assert stated_numbers("from ~18 to ~7 min, about 430 MeV, near 47% but under 7%") == ["~18", "~7", "~430", "~47", "7"]

@@ -189,6 +189,15 @@ def test_a_name_reads_alike_with_or_without_its_accents():
     assert plain_spelling(r"\alpha particles") == "alpha particles"  # a Greek letter's command keeps its space
 
 
+def test_an_approximate_number_is_stated_by_the_abstracts_more_precise_one(astro_chat):
+    chat, _ = astro_chat
+    # the asker's "about 7 minutes" is the abstract's "~ 7.1 minutes", not a number it never writes
+    answer = chat.ask("Which paper explains the QPE source whose period shrank from about 18 to about 7 minutes within "
+                      "two years, using Kozai-Lidov cycles induced by a distant third star?")
+    assert answer.citations[0].paper.paper_id == by_arxiv(chat, "2505.02832"), answer.text
+    assert "never mention" not in answer.text, answer.text
+
+
 def test_names_two_papers_write_between_them_ask_of_both_but_a_detail_asks_of_one(astro_chat):
     chat, _ = astro_chat
     # the GOODS-N paper never writes "HSC", the HSC paper never writes "GOODS-N": the question is on both
