@@ -66,6 +66,9 @@
 - mathnt, fludyn: a nineteenth round, written blind in the twelfth session and scored in the thirteenth: arXiv math.NT
   (tests/data/mathnt: number theory, 123) and physics.flu-dyn (tests/data/fludyn: fluid dynamics, machine-learning
   papers left out, 108) abstracts, 80 questions each.
+- mtrlsci: a twentieth round, written blind while the nineteenth was worked on: 108 arXiv cond-mat.mtrl-sci abstracts
+  (tests/data/mtrlsci: materials science, machine-learning papers left out), 80 questions; first scored after the
+  thirteenth session's changes.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -121,6 +124,7 @@ SETS = {
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
     "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
+    "mtrlsci": _field_set("mtrlsci", "mtrlsci_questions.jsonl", "mtrlsci"),
     "fludyn": _field_set("fludyn", "fludyn_questions.jsonl", "fludyn"),
     "mathnt": _field_set("mathnt", "mathnt_questions.jsonl", "mathnt"),
     "mathqa": _field_set("mathqa", "mathqa_questions.jsonl", "mathqa"),
