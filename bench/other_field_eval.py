@@ -69,6 +69,8 @@
 - mtrlsci: a twentieth round, written blind while the nineteenth was worked on: 108 arXiv cond-mat.mtrl-sci abstracts
   (tests/data/mtrlsci: materials science, machine-learning papers left out), 80 questions; first scored after the
   thirteenth session's changes.
+- mathpr: the same round, a second helper: 108 arXiv math.PR abstracts (tests/data/mathpr: probability), 80
+  questions; first scored after the thirteenth session's changes.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -124,6 +126,7 @@ SETS = {
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
     "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
+    "mathpr": _field_set("mathpr", "mathpr_questions.jsonl", "mathpr"),
     "mtrlsci": _field_set("mtrlsci", "mtrlsci_questions.jsonl", "mtrlsci"),
     "fludyn": _field_set("fludyn", "fludyn_questions.jsonl", "fludyn"),
     "mathnt": _field_set("mathnt", "mathnt_questions.jsonl", "mathnt"),
