@@ -115,7 +115,8 @@ _STATED_NUMBER_WORD = re.compile(rf"\b[a-z]+-({_SETTING_WORDS})\b|\b({_SETTING_W
 
 # What marks a number as the asker's approximation ("from ~18 to ~7 min", "about 430 MeV"): an abstract's "7.1" or
 # "432" states it.
-_APPROXIMATELY = re.compile(r"(?:[~≈∼]|\b(?:about|around|roughly|approximately|approx\.?|nearly|near|circa|some))\s*$", re.I)
+_APPROXIMATELY = re.compile(r"(?:[~≈∼]|\b(?:about|around|roughly|approximately|approx\.?|nearly|near|circa|some))\s*$",
+                            re.I)
 
 
 def stated_numbers(question: str) -> list[str]:
