@@ -74,6 +74,9 @@
 - atomph, mathco: a twenty-first round, written blind at the end of the thirteenth session: 105 arXiv physics.atom-ph
   abstracts (tests/data/atomph: atomic physics, 2 machine-learning papers left out) and 107 math.CO abstracts
   (tests/data/mathco: combinatorics), 80 questions each; first scored at that session's end, before any further work.
+- appph: a twenty-second round, written blind in the fourteenth session: 106 arXiv physics.app-ph abstracts
+  (tests/data/appph: applied physics, 5 machine-learning papers left out), 80 questions; first scored before that
+  session's changes.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -129,6 +132,7 @@ SETS = {
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
     "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
+    "appph": _field_set("appph", "appph_questions.jsonl", "appph"),
     "mathco": _field_set("mathco", "mathco_questions.jsonl", "mathco"),
     "atomph": _field_set("atomph", "atomph_questions.jsonl", "atomph"),
     "mathpr": _field_set("mathpr", "mathpr_questions.jsonl", "mathpr"),
