@@ -77,6 +77,8 @@
 - appph: a twenty-second round, written blind in the fourteenth session: 106 arXiv physics.app-ph abstracts
   (tests/data/appph: applied physics, 5 machine-learning papers left out), 80 questions; first scored before that
   session's changes.
+- mathag: the same round, a second helper: 107 arXiv math.AG abstracts (tests/data/mathag: algebraic geometry), 80
+  questions; first scored before that session's changes.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -132,6 +134,7 @@ SETS = {
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
     "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
+    "mathag": _field_set("mathag", "mathag_questions.jsonl", "mathag"),
     "appph": _field_set("appph", "appph_questions.jsonl", "appph"),
     "mathco": _field_set("mathco", "mathco_questions.jsonl", "mathco"),
     "atomph": _field_set("atomph", "atomph_questions.jsonl", "atomph"),
