@@ -79,6 +79,8 @@
   session's changes.
 - mathag: the same round, a second helper: 107 arXiv math.AG abstracts (tests/data/mathag: algebraic geometry), 80
   questions; first scored before that session's changes.
+- mathfa: the same round, a third helper: 106 arXiv math.FA abstracts (tests/data/mathfa: functional analysis), 80
+  questions; first scored before that session's changes.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -134,6 +136,7 @@ SETS = {
     "heplat": _field_set("heplat", "heplat_questions.jsonl", "heplat"),
     "astroim": _field_set("astroim", "astroim_questions.jsonl", "astroim"),
     "mathna": _field_set("mathna", "mathna_questions.jsonl", "mathna"),
+    "mathfa": _field_set("mathfa", "mathfa_questions.jsonl", "mathfa"),
     "mathag": _field_set("mathag", "mathag_questions.jsonl", "mathag"),
     "appph": _field_set("appph", "appph_questions.jsonl", "appph"),
     "mathco": _field_set("mathco", "mathco_questions.jsonl", "mathco"),
