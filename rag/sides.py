@@ -64,7 +64,7 @@ _SIDE_END = re.compile(
     r"|\s+(?:compar(?!ing)\w*|differ(?!ences?\s+(?:in|of|among|across)\b)\w*|both|each|all|in terms of|in what"
     r"|in how|regarding|with respect to|do|does|did|are|is|relate|stack up|deal|use|rely|have|has|share"
     r"|look(?:s|ed)?\s+at)\b"
-    r"|[:?.!(]|\s[-\u2013\u2014]+\s"  # or a dash
+    r"|[:?!(]|\.(?!\d)|\s[-\u2013\u2014]+\s"  # or a dash; not a decimal point ("at 13.6 TeV")
     rf"|{_AFTER_PAPER_NOUN}(?<!that)(?<!which)\s+claim\w*\b",  # so does "the paper claiming ..."
     re.I,
 )
