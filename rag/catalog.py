@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
+from rag.spelling import plain_spelling
 from rag.terms import dictionary_words
 from store.paper import Paper
 from store.tokens import is_common_acronym
@@ -40,21 +40,16 @@ _SURNAME_ALONE = re.compile(rf"(?<![\w-]){_SURNAME}(?![\w-])")
 _FULL_NAME = re.compile(rf"(?=\b([A-Z][^\W\d_]+(?:\s+[A-Z]\.)*\s+{_SURNAME})\b)")
 
 
-def _as_typed(text: str) -> str:
-    """Lower case, accents dropped: "Krstić" as "krstic"."""
-    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-
-
 def surname_key(name: str) -> str:
     """An author's surname as typed in any question: the last word of the name, lower case, accents dropped
     ("Krstić" and "Krstic" alike)."""
     last = name.split()[-1] if name.split() else ""
-    return _as_typed(last).strip(".,")
+    return plain_spelling(last).strip(".,")
 
 
 def full_name_key(name: str) -> str:
     """An author's full name as typed in any question: its words, lower case, accents dropped."""
-    return " ".join(_as_typed(name).split())
+    return " ".join(plain_spelling(name).split())
 
 
 # Where only a name can stand, a name spelled like a word ("PURGE", "PROVE") names its paper typed in lower case too:

@@ -15,7 +15,7 @@ from rag.extractive import (
     states_amount,
     states_nothing,
 )
-from rag.names import plain_spelling
+from rag.spelling import plain_spelling
 from rag.retrieve import PaperHit
 from rag.terms import content_words, singular_stem
 from rag.types import Answer, DetailAsk

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from rag.asked import capitalised_names, coined_terms
 from rag.list_answer import WHICH_MAX_PAPERS
-from rag.names import plain_spelling
+from rag.spelling import plain_spelling
 from rag.relevance import GAP_MIN_PAPERS, defines_otherwise
 from rag.retrieve import PaperFilters, PaperHit
 from rag.terms import ASKING_WORDS, dictionary_words, question_terms, snowball_stem

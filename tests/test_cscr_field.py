@@ -1,6 +1,6 @@
 """PaperChat on security papers (real arXiv cs.CR abstracts, tests/data/cscr): a comparison naming one paper by its
 name and another by a name only that other paper's abstract writes compares the two; so does one setting the two
-papers of one author side by side."""
+papers of one author side by side, whichever way the records spell the name."""
 
 import pytest
 
@@ -47,3 +47,10 @@ def test_a_word_no_abstract_writes_asks_for_the_finding_not_a_detail(cscr_chat):
                            "its most central (highest-degree) peers? What happened to connectivity / path length?")
     assert answer.kind == "lookup" and "does not state" not in answer.text, answer.text
     assert "I2P" in answer.citations[0].paper.title
+
+
+def test_an_author_whose_records_spell_the_name_differently_has_both_papers(cscr_chat):
+    """One record writes "Anna Pätschke", the other "Anna P\\"atschke" (LaTeX): both are hers, as typed in ASCII."""
+    answer = cscr_chat.ask("How do Anna Patschke's two papers differ?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2509.13048", "2509.18909"}

@@ -168,7 +168,7 @@ def test_a_name_typed_in_ascii_is_the_name_written_in_greek_or_latex(astro_chat)
 
 
 def test_a_name_written_with_latex_commands_reads_as_typed():
-    from rag.names import plain_spelling
+    from rag.spelling import plain_spelling
 
     # a font or accent command inside a name is markup ("b\\bar{b}WW" is "bbWW"); a Greek letter's is its letter
     assert plain_spelling(r"$\mathrm{b\bar{b}WW}$") == plain_spelling("bbWW")
@@ -178,7 +178,7 @@ def test_a_name_written_with_latex_commands_reads_as_typed():
 
 
 def test_a_name_reads_alike_with_or_without_its_accents():
-    from rag.names import plain_spelling
+    from rag.spelling import plain_spelling
 
     # an asker types "Polya" or "Kahler"; abstracts write the accent, in Unicode or in LaTeX
     for accented, typed in (("Pólya-Gamma", "Polya-Gamma"), ("Kähler", "Kahler"), (r"Alfv\'en", "Alfven"),
