@@ -161,6 +161,10 @@ SETS = {
     "statap": _field_set("statap", "statap_questions.jsonl", "statap"),
     "astroga": _field_set("astroga", "astroga_questions.jsonl", "astroga"),
     "meshall": _field_set("meshall", "meshall_questions.jsonl", "meshall"),
+    "mathds": _field_set("mathds", "mathds_questions.jsonl", "mathds"),
+    "statmech": _field_set("statmech", "statmech_questions.jsonl", "statmech"),
+    "cslo": _field_set("cslo", "cslo_questions.jsonl", "cslo"),
+    "csdc": _field_set("csdc", "csdc_questions.jsonl", "csdc"),
 }
 
 
