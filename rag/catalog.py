@@ -273,6 +273,12 @@ class PaperCatalog:
                 cited += [frozenset(papers)] if papers else []
         return cited
 
+    def by_surnames_written(self, text: str) -> set[str]:
+        """The papers of every author whose surname the text writes capitalised, alone or hyphen-joined to others'
+        ("Wheeler's paper", "the Bouin-Dolbeault-Mellet one"): whose a described paper may be, dictionary word or not."""
+        words = {part for word in re.findall(r"(?<![\w-])[A-Z][\w-]*", text) for part in [word, *word.split("-")]}
+        return set().union(*(self._by_author.get(surname_key(word), set()) for word in words))
+
     def titled(self, quoted: str) -> list[str]:
         """The one paper whose title is, starts with or holds the quoted words (at least QUOTED_TITLE_WORDS), if one."""
         words = _WORD.findall(quoted.lower())

@@ -100,6 +100,9 @@ class ComparisonWriter:
         for n, side in enumerate(intent.described):
             side = self.chat.glossary.in_field_terms(side)
             hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in ids]
+            # a side naming its authors ("Wheeler's isoperimetric paper") is one of theirs, when one is a candidate
+            authored = self.chat.catalog.by_surnames_written(side)
+            hits = [h for h in hits if h.paper.paper_id in authored] or hits
             named = [h for h in hits if h.named]
             if named:
                 found[n] = (named[0].paper.paper_id, [])

@@ -64,7 +64,7 @@ _SIDE_END = re.compile(
     r"|\s+(?:compar(?!ing)\w*|differ(?!ences?\s+(?:in|of|among|across)\b)\w*|both|each|all|in terms of|in what"
     r"|in how|regarding|with respect to|do|does|did|are|is|relate|stack up|deal|use|rely|have|has|share"
     r"|look(?:s|ed)?\s+at)\b"
-    r"|[:?!(]|\.(?!\d)|\s[-\u2013\u2014]+\s"  # or a dash; not a decimal point ("at 13.6 TeV")
+    r"|[:?!]|\s\(|\.(?!\d)|\s[-\u2013\u2014]+\s"  # or a dash or an aside; not a decimal point ("at 13.6 TeV") or a symbol ("f(Q)")
     rf"|{_AFTER_PAPER_NOUN}(?<!that)(?<!which)\s+claim\w*\b",  # so does "the paper claiming ..."
     re.I,
 )
@@ -106,7 +106,9 @@ _PAPER_NOUN = re.compile(
 _LEAD_IN = re.compile(r":|\s[\u2014\u2013]+\s|\s--\s|,\s+(?=(?:the|a|an|this|that)\s)", re.I)
 
 
-_DESCRIPTION_START = re.compile(r"^(?:the|a|an|that|this|those|these|work|paper|papers|study)\b", re.I)
+_DESCRIPTION_START = re.compile(r"^(?:(?i:the|a|an|that|this|those|these|work|paper|papers|study)\b"
+                                # or whose it is: "Wheeler's isoperimetric paper", "ATLAS's first ttHH search"
+                                r"|[A-Z][\w-]*['\u2019]s\s)")
 
 
 # "the other (one)", "the latter": a reference to a side already given, not a description of another.
@@ -259,8 +261,9 @@ def _sides(text: str, mentions: list[tuple[int, int, str]]) -> list[str]:
     return sides
 
 
-# Any phrase of three or more words opening with "the", "a", "this" ... ("the z=6 metal-poor emitter candidate").
-_ANY_SUBJECT = re.compile(r"^(?:the|a|an|this|that)\s+\S+\s+\S+", re.I)
+# Any phrase of three or more words opening with "the", "a", "this" ... ("the z=6 metal-poor emitter candidate") or
+# with whose it is ("ATLAS's first ttHH search").
+_ANY_SUBJECT = re.compile(r"^(?:(?i:the|a|an|this|that)|[A-Z][\w-]*['\u2019]s)\s+\S+\s+\S+")
 
 
 def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.Pattern) -> list[str]:

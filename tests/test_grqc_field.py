@@ -40,3 +40,11 @@ def test_two_papers_counted_that_no_paper_answers_surely_are_compared_as_the_clo
     assert answer.kind == "comparison" and answer.hedged, answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == {"2508.13974", "2509.26270"}
     assert answer.text.startswith("No loaded paper surely fits the question")
+
+
+def test_a_side_written_as_a_symbol_is_compared(grqc_chat):
+    # "f(Q)" once ended the side at its bracket, and the question collapsed to a lookup of the other paper
+    answer = grqc_chat.ask("f(Q) gravity with CPL/BA dark energy vs the generalized mass-to-horizon entropy cosmology: "
+                           "does either prefer LCDM?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2507.05975", "2508.13260"}

@@ -45,3 +45,18 @@ def test_an_author_of_more_papers_is_narrowed_to_the_two_asked_of(tmp_path_facto
     pair = PaperChatEngine.from_settings(chat).comparisons.authored_pair(
         "Jie Li's two papers, on derived-discrete algebras over the reals and on algebra extensions", None)
     assert set(pair) == {by_arxiv["2010.03787"], by_arxiv["1904.07168"]}
+
+
+@pytest.fixture(scope="module")
+def mathdg_chat(tmp_path_factory):
+    return ingested_field(tmp_path_factory, "mathdg")
+
+
+@pytest.mark.parametrize("question", [
+    # "Wheeler" is also an English word; two other loaded papers are on the Cartan-Hadamard conjecture
+    "How does Wheeler's Cartan-Hadamard paper compare with the small-volume one by Agnoletto et al.?",
+    "Agnoletto, Da Silva, Nardulli and Resende vs Wheeler's isoperimetric inequality paper: what does each assume "
+    "about curvature?",
+])
+def test_a_side_named_by_its_author_is_that_author_s_paper(mathdg_chat, question):
+    assert compared(mathdg_chat.ask(question)) == {"2609.14505", "2609.17093"}
