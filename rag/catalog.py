@@ -38,6 +38,8 @@ _SURNAME_ALONE = re.compile(rf"(?<![\w-]){_SURNAME}(?![\w-])")
 # One author by the full name: "Olesia Dmytruk's two cavity papers", "Nan Sheng had two formal DFT papers".
 # Overlapping ("Compare Olesia Dmytruk": "Olesia Dmytruk").
 _FULL_NAME = re.compile(rf"(?=\b([A-Z][^\W\d_]+(?:\s+[A-Z]\.)*\s+{_SURNAME})\b)")
+# Two words typed in any case, for a full name asked of a comparison ("shun xu posted two VOA papers").
+_FULL_NAME_ANY_CASE = re.compile(r"(?=(?<![\w-])([^\W\d_]+(?:\s+[^\W\d_]\.)*\s+[^\W\d_]+(?:-[^\W\d_]+)?)(?![\w-]))")
 
 
 def surname_key(name: str) -> str:
@@ -242,12 +244,13 @@ class PaperCatalog:
                     found.setdefault(pid, slot.span(group))
         return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1]))
 
-    def cited_authors(self, text: str) -> list[tuple[int, int, frozenset[str]]]:
+    def cited_authors(self, text: str, any_case: bool = False) -> list[tuple[int, int, frozenset[str]]]:
         """Where the text cites papers by their authors, and the papers: two or more surnames together ("Sharma &
         Lesgourgues") cite the papers all of them wrote; an author's full name ("Olesia Dmytruk's two cavity papers")
-        that author's papers; "Dorsett et al." the papers of that first author. Surnames no loaded paper's authors
-        share cite nothing."""
-        cited = [(m.start(1), m.end(1), frozenset(papers)) for m in _FULL_NAME.finditer(text)
+        that author's papers, typed in lower case too with ``any_case``; "Dorsett et al." the papers of that first
+        author. Surnames no loaded paper's authors share cite nothing."""
+        full_name = _FULL_NAME_ANY_CASE if any_case else _FULL_NAME
+        cited = [(m.start(1), m.end(1), frozenset(papers)) for m in full_name.finditer(text)
                  if (papers := self._by_full_name.get(full_name_key(m.group(1))))]
         for group in _AUTHORS_CITED.finditer(text):
             surnames = re.findall(_SURNAME, group.group())

@@ -216,7 +216,7 @@ class ComparisonWriter:
         the two of theirs nearest the whole question when they wrote more ("Jie Li wrote one paper on X and another
         on Y"); else none."""
         catalog = self.chat.catalog
-        cited = [papers for _, _, papers in catalog.cited_authors(question)] or catalog.surnamed(question)
+        cited = [papers for _, _, papers in catalog.cited_authors(question, any_case=True)] or catalog.surnamed(question)
         for papers in cited:
             ids = sorted(pid for pid in papers if not filters or filters.admits(catalog.papers[pid]))
             if len(ids) > 2:

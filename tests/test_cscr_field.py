@@ -54,3 +54,10 @@ def test_an_author_whose_records_spell_the_name_differently_has_both_papers(cscr
     answer = cscr_chat.ask("How do Anna Patschke's two papers differ?")
     assert answer.kind == "comparison", answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == {"2509.13048", "2509.18909"}
+
+
+def test_an_author_typed_in_lower_case_has_both_papers(cscr_chat):
+    """A name typed as people chat ("anna patschke") cites her two papers as the capitalised one does."""
+    answer = cscr_chat.ask("anna patschke posted two papers here, how do they differ?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2509.13048", "2509.18909"}
