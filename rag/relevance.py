@@ -217,10 +217,16 @@ def _gap_words(question: str, stats: TermStats) -> list[str]:
     return topic_words(question) if stats.n >= GAP_MIN_PAPERS else []
 
 
+# The measure a "how ..." question asks ("how long did the forgery take", "how big is the gap"): the asking, not the topic.
+_HOW_MEASURE = re.compile(r"\bhow\s+(long|far|old|large|big|small|massive|bright|hot|cold|deep|wide|thick|thin|fast|slow"
+                          r"|high|low|strong|weak|close|often|quickly|early|late|heavy|tall|short|good|well|accurate)\b", re.I)
+
+
 def topic_words(question: str) -> list[str]:
-    """The question's words that may name part of its topic: no asking words, numbers, or words of one alternative
-    ("spiking neural networks or the visual cortex": either will do)."""
+    """The question's words that may name part of its topic: no asking words, numbers, words of one alternative
+    ("spiking neural networks or the visual cortex": either will do), or the measure a "how ..." asks."""
     skip = {w for group in alternative_groups(question) for phrase in group for w in phrase}
+    skip |= {m.group(1).lower() for m in _HOW_MEASURE.finditer(question)}
     words = {p for t in question_terms(question) for p in t.split("-") if len(p) > 2 and not any(c.isdigit() for c in p)}
     return sorted(w for w in words if w not in skip and w in content_words(w) and w not in ASKING_WORDS)
 

@@ -61,3 +61,10 @@ def test_an_author_typed_in_lower_case_has_both_papers(cscr_chat):
     answer = cscr_chat.ask("anna patschke posted two papers here, how do they differ?")
     assert answer.kind == "comparison", answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == {"2509.13048", "2509.18909"}
+
+
+def test_the_measure_a_how_question_asks_is_no_missing_topic(cscr_chat):
+    """"How long" asks for a duration: no abstract writing "long" is needed, and the paper is not merely the closest."""
+    answer = cscr_chat.ask("A software-only Rowhammer attack forged hash-based signatures on commodity desktops. How "
+                           "long did the forgery take?")
+    assert not answer.hedged and not answer.refused, answer.text
