@@ -81,6 +81,10 @@
   questions; first scored before that session's changes.
 - mathfa: the same round, a third helper: 106 arXiv math.FA abstracts (tests/data/mathfa: functional analysis), 80
   questions; first scored before that session's changes.
+- mathds, statmech, cslo, csdc: a twenty-third round, four helpers, 80 questions each: 105 arXiv math.DS abstracts
+  (tests/data/mathds: dynamical systems), 100 cond-mat.stat-mech (tests/data/statmech: statistical mechanics), 103
+  cs.LO (tests/data/cslo: logic in computer science) and 103 cs.DC (tests/data/csdc: distributed computing); first
+  scored before that session's changes.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
