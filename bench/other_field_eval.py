@@ -85,6 +85,10 @@
   (tests/data/mathds: dynamical systems), 100 cond-mat.stat-mech (tests/data/statmech: statistical mechanics), 103
   cs.LO (tests/data/cslo: logic in computer science) and 103 cs.DC (tests/data/csdc: distributed computing); first
   scored before that session's changes.
+- csse, strel, nuclth, mathgt: a twenty-fourth round, four helpers, 80 questions each: 103 arXiv cs.SE abstracts
+  (tests/data/csse: software engineering), 107 cond-mat.str-el (tests/data/strel: strongly correlated electrons), 106
+  nucl-th (tests/data/nuclth: nuclear theory, 2000-2007) and 102 math.GT / math.GR (tests/data/mathgt: geometric
+  topology and group theory); first scored before that session's changes.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -169,6 +173,10 @@ SETS = {
     "statmech": _field_set("statmech", "statmech_questions.jsonl", "statmech"),
     "cslo": _field_set("cslo", "cslo_questions.jsonl", "cslo"),
     "csdc": _field_set("csdc", "csdc_questions.jsonl", "csdc"),
+    "csse": _field_set("csse", "csse_questions.jsonl", "csse"),
+    "strel": _field_set("strel", "strel_questions.jsonl", "strel"),
+    "nuclth": _field_set("nuclth", "nuclth_questions.jsonl", "nuclth"),
+    "mathgt": _field_set("mathgt", "mathgt_questions.jsonl", "mathgt"),
 }
 
 
