@@ -289,5 +289,7 @@ def asked_details(question: str, written: Callable[[tuple[str, ...]], bool] | No
             stems = tuple(singular_stem(word.lower()) for word in words[-1].split("/") if word)
             terms = stems + ("dataset",) if set(stems) & _DATASET_WORDS else stems
             found.append(DetailAsk(f"number of {counted_as}", terms, True, False, counted=True))
-    # The patterns above know machine learning's details; in another field, the thing a what/which question names.
-    return found or ([] if tables_in_use() else asked_focus(question, written))
+    # The patterns above know machine learning's details; failing them, the thing a what/which question names. Where
+    # they apply, only an amount so named is a detail ("what diffusion coefficient", "below what block size"): a bare
+    # "what X" there is a part of the paper's story ("what fix", "which sensor inputs"), told in other words.
+    return found or [d for d in asked_focus(question, written) if d.wants_number or not tables_in_use()]
