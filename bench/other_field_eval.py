@@ -89,6 +89,8 @@
   (tests/data/csse: software engineering), 107 cond-mat.str-el (tests/data/strel: strongly correlated electrons), 106
   nucl-th (tests/data/nuclth: nuclear theory, 2000-2007) and 102 math.GT / math.GR (tests/data/mathgt: geometric
   topology and group theory); first scored before that session's changes.
+- qfin: the same round, a fifth helper: 104 arXiv q-fin abstracts (tests/data/qfin: quantitative finance, its
+  subcategories), 80 questions; first scored before that session's changes.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -177,6 +179,7 @@ SETS = {
     "strel": _field_set("strel", "strel_questions.jsonl", "strel"),
     "nuclth": _field_set("nuclth", "nuclth_questions.jsonl", "nuclth"),
     "mathgt": _field_set("mathgt", "mathgt_questions.jsonl", "mathgt"),
+    "qfin": _field_set("qfin", "qfin_questions.jsonl", "qfin"),
 }
 
 
