@@ -54,6 +54,13 @@ def full_name_key(name: str) -> str:
     return " ".join(plain_spelling(name).split())
 
 
+def full_name_keys(name: str) -> set[str]:
+    """The ways an author's full name is typed: all of it, and for a name of three words or more ("Fatemeh Zahra
+    Majidi", "Jan van Dijk") its first and last words and its last two (an asker drops the middle or the first)."""
+    words = full_name_key(name).split()
+    return {" ".join(words)} | ({f"{words[0]} {words[-1]}", " ".join(words[-2:])} if len(words) > 2 else set())
+
+
 # Where only a name can stand, a name spelled like a word ("PURGE", "PROVE") names its paper typed in lower case too:
 # alone after "tldr" or "what is", or beside "vs" ("purge vs prove, which ...?").
 _NAME_SLOT = re.compile(r"^\W*(?:tl;?dr|what\s+is|what's|summari[sz]e|describe)\W+(?P<alone>[\w-]+)\W*$"
@@ -169,7 +176,8 @@ class PaperCatalog:
                 self._by_first_author[paper.authors[0].split()[-1].lower()].add(paper.paper_id)
             for author in paper.authors:
                 self._by_author[surname_key(author)].add(paper.paper_id)
-                self._by_full_name[full_name_key(author)].add(paper.paper_id)
+                for key in full_name_keys(author):
+                    self._by_full_name[key].add(paper.paper_id)
             for alias, exact in name_aliases(paper):
                 (self._by_exact if exact else self._by_alias)[alias].add(paper.paper_id)
                 if exact:

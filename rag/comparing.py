@@ -4,8 +4,11 @@ synthesis; with an LLM, the LLM writes the synthesis from the papers, the table 
 from __future__ import annotations
 
 import logging
+import re
 from functools import cache
 from collections.abc import Callable, Generator, Iterator, Sequence
+
+import numpy as np
 
 from rag.cite import verify_citations
 from rag.compare import compare_papers
@@ -221,10 +224,29 @@ class ComparisonWriter:
             ids = sorted(pid for pid in papers if not filters or filters.admits(catalog.papers[pid]))
             if len(ids) > 2:
                 nearest = [h.paper.paper_id for _, h in self.nearest_to_question(question, frozenset(), filters)]
-                ids = [pid for pid in nearest if pid in ids][:2]
+                near = [pid for pid in nearest if pid in ids]
+                # "compare Majidi's two papers": the two are the author's, whatever the question's topic finds;
+                # "Li et al.'s MPS-HEOM paper vs the 2D IR-Raman one" sets one of theirs beside another's
+                counted = COUNTED_GROUP.search(question) is not None
+                ids = (near + [pid for pid in self.led_and_nearest(question, ids) if pid not in near])[:2] \
+                    if counted else near[:2]
             if len(ids) == 2:
                 return ids
         return []
+
+    def led_and_nearest(self, question: str, ids: list[str]) -> list[str]:
+        """The papers ``ids`` by the cited authors, for a question counting two of theirs that its topic does not find
+        ("compare Majidi's two papers", where Majidi wrote three): those a cited author leads (first author) first,
+        then each by its sentence nearest the question."""
+        led = {pid for pid in ids if (authors := self.chat.catalog.papers[pid].authors)
+               and re.search(rf"(?<!\w){re.escape(authors[0].split()[-1])}(?!\w)", question, re.I)}
+        vec = self.chat.question_vec(question)
+        sentences = self.chat.store.sentences(ids)
+
+        def nearness(pid: str) -> float:
+            vectors = np.asarray([v for _, v in sentences.get(pid, [])], dtype=np.float32)
+            return float(np.max(vectors @ vec)) if len(vectors) else 0.0
+        return sorted(ids, key=lambda pid: (pid not in led, -nearness(pid)))
 
     def named_and_written(self, pinned: list[str], unloaded: list[str], filters: PaperFilters | None) -> list[str]:
         """The one paper a comparison names and the one other paper writing a name set beside it that is no paper's

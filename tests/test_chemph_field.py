@@ -46,3 +46,22 @@ def test_an_authors_two_papers_are_compared_by_the_authors_full_name(chemph_chat
     answer = chemph_chat.ask("How do Nan Sheng's two papers differ?")
     assert answer.kind == "comparison", answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == {"2603.23399", "2603.23452"}
+
+
+@pytest.mark.parametrize("question, pair", [
+    # "Tao E. Li" and "Garnet Kin-Lic Chan" typed without the middle: Li and Chan alone are many authors here
+    ("How do the two papers by Tao Li differ?", {"2603.12373", "2603.24521"}),
+    ("compare the two papers of Garnet Chan", {"2603.14155", "2603.24881"}),
+])
+def test_an_author_named_without_the_middle_name_has_two_papers_compared(chemph_chat, question, pair):
+    answer = chemph_chat.ask(question)
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == pair
+
+
+def test_one_paper_by_an_author_set_beside_another_s_is_not_that_author_s_pair(chemph_chat):
+    # Tianchu Li's polariton paper vs the IR-Raman paper (Ji, Begusic, Tao E. Li): not two first-authored Li papers
+    answer = chemph_chat.ask("Li et al.'s MPS-HEOM paper on polariton dark states versus the two-dimensional IR-Raman "
+                             "study of water under vibrational strong coupling: which one is about the thermodynamic "
+                             "limit?")
+    assert {"2603.06868", "2603.24521"} <= {c.paper.url[-10:] for c in answer.citations}
