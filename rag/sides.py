@@ -12,13 +12,15 @@ SIDE_CONTEXT_WORDS = 12
 
 
 # Two papers described as "one ..., the other ..." (or "another ...").
-_ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?)(?:[,;.]\s*(?:and\s+|while\s+|whereas\s+)?"
+_ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?)(?:(?:[,;.]\s*|\s+(?=and\s))(?:and\s+|while\s+|whereas\s+)?"
                             r"(?:the other|another|a second|the second)|,?\s+and\s+one)\s+(?P<other>[^?.;:,]+)", re.I)
 
 
 COMPARE_CUE = re.compile(
     r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper)"
     r"|relates?\s+to)\b"
+    # what is asked of each of them: "what does each report", "what do the X study and the Y paper each say"
+    r"|\b(?:does|do|did)\s+each\b|\beach\s+(?:say|says|said|report|reports|find|finds|found)\b"
     # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
     r"|^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these\s+two))?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
     r"[^?]*\bor\b"
@@ -103,7 +105,7 @@ _PAPER_NOUN = re.compile(
 
 # Where a lead-in ends and the sides start: a colon, a dash, or a comma before "the ..." ("Which reports the larger
 # factor, the training framework or the inversion method?").
-_LEAD_IN = re.compile(r":|\s[\u2014\u2013]+\s|\s--\s|,\s+(?=(?:the|a|an|this|that)\s)", re.I)
+_LEAD_IN = re.compile(r":|\s[\u2014\u2013]+\s|\s-{1,2}\s|,\s+(?=(?:the|a|an|this|that)\s)", re.I)
 
 
 _DESCRIPTION_START = re.compile(r"^(?:(?i:the|a|an|that|this|those|these|work|paper|papers|study)\b"
@@ -291,6 +293,10 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
             # "Three papers caught my eye: the convergence analysis ..., the one on ...", "which reports the larger
             # factor — the training framework or the inversion method?", "... SSA — how does the hybrid simulator"
             piece = _SIDE_LEAD.sub("", piece[lead_in.end():].strip())
+        elif versus_after and (leads := list(_LEAD_IN.finditer(piece))):
+            # "boosted Higgs: ATLAS H->bb in one large-R jet vs CMS high-pT H->WW": the side set against "vs" is what
+            # follows the lead-in, however it starts
+            piece = piece[leads[-1].end():].strip()
         cut = _side_end(piece)
         ended, bracket_open = cut is not None, piece.count("(") > piece.count(")")
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")

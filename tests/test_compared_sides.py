@@ -1,7 +1,9 @@
 """The sides of a comparison as a physicist writes them: a decimal inside a side's description ("at 13.6 TeV") does
-not end it."""
+not end it; a lead-in before "A vs B" is no part of A; "what does each say" asks of two papers."""
 
-from rag.sides import described_sides
+import pytest
+
+from rag.sides import COMPARE_CUE, described_sides
 
 
 def test_a_decimal_point_does_not_end_a_side():
@@ -27,3 +29,25 @@ def test_a_side_may_open_with_whose_paper_it_is():
         "Wheeler's isoperimetric paper", "small-volume one"]
     assert described_sides("How does the CMS bbWW search compare with ATLAS's first ttHH search?", []) == [
         "CMS bbWW search", "ATLAS's first ttHH search"]
+
+
+def test_a_side_set_against_vs_starts_after_the_lead_in():
+    # "topic: A vs B" (a colon or a spaced dash before the first side): the first side is A, however it starts
+    assert described_sides("kaon decays: NA62 charged-mode branching ratio vs the KOTO neutral-mode search", []) == [
+        "NA62 charged-mode branching ratio", "KOTO neutral-mode search"]
+    assert described_sides("trilayer nickelates - the ARPES map of the Fermi surface vs the optical conductivity "
+                           "study, do they agree?", []) == ["ARPES map of the Fermi surface", "optical conductivity study"]
+
+
+@pytest.mark.parametrize("question", [
+    "what do the ultrafast reflectivity study and the muon spin rotation paper each say about the spin order?",
+    "the PLD dome paper and the inverse transition one, what does each report about field-induced superconductivity?",
+])
+def test_a_question_asking_each_of_two_papers_compares_them(question):
+    assert COMPARE_CUE.search(question)
+
+
+def test_one_paper_and_another_are_two_sides():
+    assert described_sides("I remember one paper on prior choice for Gaussian process hyperparameters and another on "
+                           "Fisher scoring for Matern smoothness. Do they agree on maximum likelihood?", []) == [
+        "paper on prior choice for Gaussian process hyperparameters", "on Fisher scoring for Matern smoothness"]
