@@ -263,8 +263,15 @@ class PaperCatalog:
         for group in _AUTHORS_CITED.finditer(text):
             surnames = re.findall(_SURNAME, group.group())
             papers = set.intersection(*(self._by_author.get(surname_key(name), set()) for name in surnames))
-            if papers and not any(a <= group.start() < b for a, b, _ in cited):
+            inside = [n for n, (a, b, _) in enumerate(cited) if a <= group.start() < b]
+            if not papers:
+                continue
+            if not inside:
                 cited.append((group.start(), group.end(), frozenset(papers)))
+            elif group.end() > cited[inside[0]][1]:
+                # "Agnoletto, Da Silva, Nardulli and Resende": the full name "Da Silva" opens the list, which goes on
+                start, _, named = cited[inside[0]]
+                cited[inside[0]] = (start, group.end(), named & frozenset(papers) or named)
         for first in _AUTHOR_CITED.finditer(text):
             if first.group("et_al") and not any(a <= first.start() < b for a, b, _ in cited):
                 if papers := self._by_first_author.get(first.group("surname").lower(), set()):

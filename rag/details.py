@@ -291,5 +291,7 @@ def asked_details(question: str, written: Callable[[tuple[str, ...]], bool] | No
             found.append(DetailAsk(f"number of {counted_as}", terms, True, False, counted=True))
     # The patterns above know machine learning's details; failing them, the thing a what/which question names. Where
     # they apply, only an amount so named is a detail ("what diffusion coefficient", "below what block size"): a bare
-    # "what X" there is a part of the paper's story ("what fix", "which sensor inputs"), told in other words.
-    return found or [d for d in asked_focus(question, written) if d.wants_number or not tables_in_use()]
+    # "what X" there is a part of the paper's story ("what fix", "which sensor inputs"), told in other words, and a
+    # measure's units are not its field's ("how long were the contexts": "up to 170k tokens").
+    return found or [d for d in asked_focus(question, written) if (d.wants_number and not d.shape)
+                     or not tables_in_use()]
