@@ -95,6 +95,11 @@ cscr), written blind by helpers in the sixteenth session as development data for
   topology and group theory); first scored before that session's changes.
 - qfin: the same round, a fifth helper: 104 arXiv q-fin abstracts (tests/data/qfin: quantitative finance, its
   subcategories), 80 questions; first scored before that session's changes.
+- csfl, insdet, mathst, mathca, csni: a twenty-fifth round, five helpers, 80 questions each: 101 arXiv cs.FL abstracts
+  (tests/data/csfl: formal languages and automata), 102 physics.ins-det (tests/data/insdet: instrumentation and
+  detectors), 103 math.ST (tests/data/mathst: statistics theory), 100 math.CA + math.AT (tests/data/mathca: classical
+  analysis and ODEs, algebraic topology) and 104 cs.NI + cs.IT (tests/data/csni: networking, information theory);
+  first scored before that session's changes.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
@@ -184,6 +189,11 @@ SETS = {
     "nuclth": _field_set("nuclth", "nuclth_questions.jsonl", "nuclth"),
     "mathgt": _field_set("mathgt", "mathgt_questions.jsonl", "mathgt"),
     "qfin": _field_set("qfin", "qfin_questions.jsonl", "qfin"),
+    "csfl": _field_set("csfl", "csfl_questions.jsonl", "csfl"),
+    "insdet": _field_set("insdet", "insdet_questions.jsonl", "insdet"),
+    "mathst": _field_set("mathst", "mathst_questions.jsonl", "mathst"),
+    "mathca": _field_set("mathca", "mathca_questions.jsonl", "mathca"),
+    "csni": _field_set("csni", "csni_questions.jsonl", "csni"),
 }
 
 
