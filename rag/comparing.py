@@ -37,12 +37,14 @@ MAX_COMPARED = 5
 # it must cover its words (a higher coverage weight than for questions).
 SIDE_K = 10
 SIDE_COVERAGE_WEIGHT = 0.5
-# A side described, not named, whose best paper is older than the newest of the compared papers is taken for a paper
-# of that year scoring at most this much below: the papers compared in one question are most often of one batch, the
-# one being read ("the dehazing paper and the motion deblurring one" among 8,000 older NeurIPS abstracts: PhysDNet,
-# and PickMoment 0.15 below a 2023 deblurring paper). The newest sets the year: a side resolved to an older paper
-# is the likelier mistake, and moving a right side to the year of a wrong one would lose both.
-SAME_YEAR_MARGIN = 0.15
+# A side described, not named, may fit several papers nearly as well (within this much of its best): of those, it is
+# the one nearest to the whole question too, in a corpus on one topic ("the neutron scattering paper" with "magnetic
+# order in La3Ni2O7" is not the neutron study of LaNiO2's lattice); the side's and the question's scores are added.
+CLOSE_CALL_MARGIN = 0.15
+# Papers compared in one question are of one batch, the one being read: of a side's close calls, one this many years
+# older than the newest compared paper is not meant ("the dehazing paper and the motion deblurring one" among 8,000
+# older NeurIPS abstracts: PickMoment of 2026, 0.15 below a 2023 deblurring paper).
+OTHER_BATCH_YEARS = 2
 # A side found surely by no paper is compared through the paper best for the whole question (besides the other side's)
 # when that paper is among the side's first SIDE_AGREE candidates.
 SIDE_AGREE = 3
@@ -85,7 +87,7 @@ class ComparisonWriter:
         # "Two NEO papers: ... How do the methods differ?") is less sure than the whole question
         if intent.group and count == 2 and not pinned and len(pair := self.standing_pair(question, filters)) == 2:
             return pair, 0, {}
-        if intent.group:
+        if intent.group and not intent.described:
             listed, scored, _, _ = self.lists.listed_papers(f"Which papers are about {intent.group}?", None, filters)
             found = max(len(listed), sum(x.score >= WHICH_MIN_RELEVANCE for x in scored))  # as a list would count
             ids = [x.hit.paper.paper_id for x in listed]
@@ -105,8 +107,9 @@ class ComparisonWriter:
             hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in ids]
             # a side naming its authors ("Wheeler's isoperimetric paper") is one of theirs, when one is a candidate
             authored = self.chat.catalog.by_surnames_written(side)
-            hits = [h for h in hits if h.paper.paper_id in authored] or hits
-            named = [h for h in hits if h.named]
+            theirs = [h for h in hits if h.paper.paper_id in authored]
+            hits = theirs or hits
+            named = [h for h in hits if h.named] or theirs[:1] * (len(theirs) == 1)  # "the one on strain (Leonov)"
             if named:
                 found[n] = (named[0].paper.paper_id, [])
             else:
@@ -132,7 +135,7 @@ class ComparisonWriter:
                     candidates[n][0][0] - scored[0][0] >= CLEAR_MARGIN:
                 one_paper.add(n)
             elif self.judge.answerable(scored, margin=0.0):
-                found[n] = (scored[0][1].paper.paper_id, [h.paper for s, h in scored if s >= scored[0][0] - SAME_YEAR_MARGIN])
+                found[n] = (scored[0][1].paper.paper_id, [(s, h.paper) for s, h in scored if s >= scored[0][0] - CLOSE_CALL_MARGIN])
         # The asker compares two papers: when one side finds none surely, its closest paper is compared, said to be
         # only that, rather than the comparison collapsing to a lookup. Closest is the paper best for the whole
         # question besides the other side's, when the side says it is a paper ("the ATCA high-res follow-up paper",
@@ -149,20 +152,23 @@ class ComparisonWriter:
                     and best.relevance >= self.judge.min_rel:
                 found[unfound[0]] = (best.paper.paper_id, [])
                 closest[best.paper.paper_id] = intent.described[unfound[0]]
-        close_calls: list[tuple[int, list[Paper]]] = []  # a described side's index, and its candidates near the best
+        close_calls: list[tuple[int, list[tuple[float, Paper]]]] = []  # a described side's index, its near-best candidates
         for n in sorted(found):  # in the question's order
             ids.append(found[n][0])
             if found[n][1]:
                 close_calls.append((len(ids) - 1, found[n][1]))
-        # "the dehazing paper and the motion deblurring one": one batch, the newest of the papers found
-        newest = max((y for y in (self.chat.catalog.papers[pid].year for pid in ids) if y is not None), default=None)
-        for index, close in close_calls:
-            year = newest if newest is not None and any(p.year == newest for p in close) else close[0].year
-            # of a side's near-equal candidates, the one the whole question is about: "both use MUSE Lyα nebulae —
-            # the quasar lifetime one and the high-z radio galaxy one" is not the XRISM radio galaxy paper
-            order = {h.paper.paper_id: rank for rank, h in enumerate(asked())}
-            same = [p for p in close if p.year == year and (p.paper_id == ids[index] or p.paper_id not in ids)]
-            ids[index] = min(same, key=lambda p: order.get(p.paper_id, len(order))).paper_id if same else ids[index]
+        if close_calls:
+            # of a side's near-equal candidates, the one also nearest to the whole question: "what do the pump-probe
+            # study and the neutron scattering paper each say about magnetic order in La3Ni2O7" is not the neutron
+            # study of LaNiO2's lattice
+            whole = {h.paper.paper_id: score for score, h in self.nearest_to_question(question, frozenset(), filters)}
+            floor = min(whole.values(), default=0.0)
+            newest = max((y for y in (self.chat.catalog.papers[pid].year for pid in ids) if y is not None), default=0)
+            for index, close in close_calls:
+                free = [(score, p) for score, p in close if p.paper_id == ids[index] or p.paper_id not in ids]
+                # "the dehazing paper and the motion deblurring one": one batch, not a paper years older
+                free = [(score, p) for score, p in free if (p.year or newest) > newest - OTHER_BATCH_YEARS] or free
+                ids[index] = max(free, key=lambda sp: sp[0] + whole.get(sp[1].paper_id, floor))[1].paper_id
         return ids[:MAX_COMPARED], 0, closest
 
     def compare(self, question: str, intent: Intent, pinned: list[str], k: int | None,

@@ -157,6 +157,10 @@ _HOW_MANY = re.compile(r"\bhow many\s+(?=((?:[a-z0-9-]+(?:/\s*[a-z0-9-]+)*\s+){0
 _SUBJECTS = frozenset("you we they i one".split())
 
 
+# A genus written by its initial before the species ("E. coli", "A. gracilipes").
+_GENUS_INITIAL = re.compile(r"\b[A-Z]\.\s+(?=[a-z]{3,}\b)")
+
+
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
 
 
@@ -267,6 +271,7 @@ def asked_details(question: str, written: Callable[[tuple[str, ...]], bool] | No
         found.append(DetailAsk(f"names of the {count} {things}", (stem,), False, True,
                                rf"(?i:\b{re.escape(stem)})\w*{_NAME_AFTER.format(own=own)}"))
     # "how many GPU hours": already asked for by a specific pattern; "how many GPUs and how many hours": two details
+    question = _GENUS_INITIAL.sub("", question)  # "how many A. gracilipes ants": ants of that species
     for match in _HOW_MANY.finditer(question):
         if any(a < match.end(1) and match.start() < b for a, b in counted):
             continue

@@ -117,9 +117,10 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
             (_KIND_LIST.search(question) or _asks_for_a_field(question)) and not named):
         return Intent(QuestionKind.WHICH, named, details=details)
     group = compared_group(question) if COMPARE_CUE.search(question) and not named else ""
-    if group and COUNTED_GROUP.search(question):  # "the two reverberation-mapping papers": a group the asker counted
-        return Intent(QuestionKind.COMPARISON, group=group)
     described = described_sides(question, mentions) if COMPARE_CUE.search(question) or len(named) >= 2 else []
+    if group and COUNTED_GROUP.search(question):  # "the two reverberation-mapping papers": a group the asker counted,
+        # and perhaps each of them described ("... - the 2024 mean-field one or the Monte Carlo study?")
+        return Intent(QuestionKind.COMPARISON, described=described if len(described) == 2 else [], group=group)
     if len(named) + len(described) >= 2:
         return Intent(QuestionKind.COMPARISON, named, described, details)
     if group:

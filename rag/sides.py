@@ -66,7 +66,8 @@ _SIDE_END = re.compile(
     r"|\s+(?:compar(?!ing)\w*|differ(?!ences?\s+(?:in|of|among|across)\b)\w*|both|each|all|in terms of|in what"
     r"|in how|regarding|with respect to|do|does|did|are|is|relate|stack up|deal|use|rely|have|has|share"
     r"|look(?:s|ed)?\s+at)\b"
-    r"|[:?!]|\s\(|\.(?!\d)|\s[-\u2013\u2014]+\s"  # or a dash or an aside; not a decimal point ("at 13.6 TeV") or a symbol ("f(Q)")
+    # or a dash or an aside; not a decimal point ("at 13.6 TeV"), "et al." or a symbol ("f(Q)")
+    r"|[:?!]|\s\(|(?<!\bet al)\.(?!\d)|\s[-\u2013\u2014]+\s"
     rf"|{_AFTER_PAPER_NOUN}(?<!that)(?<!which)\s+claim\w*\b",  # so does "the paper claiming ..."
     re.I,
 )
@@ -244,10 +245,16 @@ def _said_of_both(before: str) -> str:
     return " ".join(kept).strip(" ,;:(")
 
 
+# An aside naming whose paper a side is: "(Leonov)", "(Bhattacharya et al. 2025)", "(Kriener & Liu)".
+_AUTHORS_ASIDE = re.compile(r"\s\((?:[A-Z][\w'\u2019-]+(?:\s+et\s+al\.?)?(?:\s*(?:,|and|&)\s*|\s+(?=\d))?)+(?:\d{4})?\)")
+
+
 def _side_end(piece: str) -> re.Match | None:
     """Where the question about a side starts; an auxiliary inside a clause the side's description embeds ("the
-    paper tracing how visual information is routed in VLMs") is not that start."""
+    paper tracing how visual information is routed in VLMs") is not that start, nor an aside naming its authors."""
     for cut in _SIDE_END.finditer(piece):
+        if cut.group().strip() == "(" and _AUTHORS_ASIDE.match(piece, cut.start()):
+            continue
         if not (cut.group().strip().lower() in _AUXILIARIES and _EMBEDDED_QUESTION.search(piece[:cut.start()])):
             return cut
     return None
@@ -273,6 +280,8 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
     named_spans = [(a, b) for a, b, _ in mentions]
     pieces, pos = [], 0
     for sep in _SIDE_SEPARATOR.finditer(text):
+        if text.count("(", 0, sep.start()) > text.count(")", 0, sep.start()):
+            continue  # "disappearing track (charginos, tau sleptons) vs displaced vertex": a side's aside goes on
         pieces.append((pos, sep.start(), sep.group()))
         pos = sep.end()
     pieces.append((pos, len(text), ""))
@@ -298,7 +307,9 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
             # follows the lead-in, however it starts
             piece = piece[leads[-1].end():].strip()
         cut = _side_end(piece)
-        ended, bracket_open = cut is not None, piece.count("(") > piece.count(")")
+        # an aside closing the piece ends no side: "disappearing track (charginos, tau sleptons) vs displaced vertex"
+        closing_aside = cut is not None and cut.group().strip() == "(" and re.fullmatch(r"\s\([^()]*\)\W*", piece[cut.start():])
+        ended, bracket_open = cut is not None and not closing_aside, piece.count("(") > piece.count(")")
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
         described = (paper_noun.search(piece) and _DESCRIPTION_START.search(piece)
                      and not _BACK_REFERENCE.search(piece) and not _PRIOR_WORK.search(piece))

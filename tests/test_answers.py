@@ -322,7 +322,7 @@ def test_comparison_of_two_described_papers(seed_chat):
     # nor is the "vs" inside a described side's bracket
     ("The paper on how visual info flows inside VLMs (direct vs text-mediated routes) and the one explaining "
      "image-induced jailbreaks: how do they differ?", "comparison",
-     ["paper on how visual info flows inside VLMs vs text-mediated routes)", "one explaining image-induced jailbreaks"]),
+     ["paper on how visual info flows inside VLMs", "one explaining image-induced jailbreaks"]),
 ])
 def test_question_kinds_and_compared_sides(seed_chat, question, kind, described):
     from rag.intent import classify

@@ -51,3 +51,20 @@ def test_one_paper_and_another_are_two_sides():
     assert described_sides("I remember one paper on prior choice for Gaussian process hyperparameters and another on "
                            "Fisher scoring for Matern smoothness. Do they agree on maximum likelihood?", []) == [
         "paper on prior choice for Gaussian process hyperparameters", "on Fisher scoring for Matern smoothness"]
+
+
+def test_an_aside_inside_a_side_stays_with_it():
+    # a comma inside the brackets splits no side, and an aside closing a side leaves it set against "vs"
+    assert described_sides("long-lived particle searches: disappearing track (charginos, staus) vs displaced "
+                           "vertex + MET. how do the signatures differ?", []) == [
+        "disappearing track", "displaced vertex + MET"]
+    # an aside naming the authors is part of the side: their paper is the one meant
+    assert described_sides("the doping paper on orbital renormalizations vs the later one on epitaxial strain "
+                           "(Leonov). what does each find?", []) == [
+        "doping paper on orbital renormalizations", "later one on epitaxial strain (Leonov)"]
+
+
+def test_et_al_ends_no_side():
+    assert described_sides("Kriner et al. on band filling vs Liu et al.'s anisotropic transport in La3Ni2O7 crystals - "
+                           "what does each measure?", []) == [
+        "Kriner et al. on band filling", "Liu et al.'s anisotropic transport in La3Ni2O7 crystals"]
