@@ -1191,6 +1191,22 @@ def test_named_generators_are_a_stated_detail():
     assert detail_support(detail, paper, sentences) == sentences[1][0]
 
 
+def test_a_count_of_a_species_written_with_its_genus_initial_is_a_count():
+    """"How many A. gracilipes ants": ants are counted (a stated count answers, else "not stated")."""
+    from rag.detail_answer import detail_support
+    from rag.details import asked_details
+    from store.paper import Paper
+
+    (detail,) = asked_details("How many A. gracilipes ants were tracked in the lab experiments?")
+    assert detail.wants_number and detail.terms == ("ant",)
+    sentences = [("We track ants in the lab and fit an active Brownian model.", None),
+                 ("The model reproduces the observed turning statistics.", None)]
+    paper = Paper("p", "Ant motion", "Ant motion", "", " ".join(t for t, _ in sentences), "f.txt", 0)
+    assert detail_support(detail, paper, sentences) is None
+    counted = sentences + [("In total, 48 ants were filmed over two weeks.", None)]
+    assert detail_support(detail, paper, counted) == counted[2][0]
+
+
 @pytest.mark.parametrize("question, name, unmentioned", [
     ("Does PhyProbe use V-JEPA as its frozen spatio-temporal encoder?", PHYPROBE, "V-JEPA"),
     ("Is it true that the contextual memorization paper ran its natural-language validation on the Pythia model suite?",
