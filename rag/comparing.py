@@ -216,7 +216,9 @@ class ComparisonWriter:
         if len(pair) < 2 or not set(pinned) <= set(pair):
             return []
         words = [w for w in topic_words(question) if w not in ASPECT_WORDS]
-        written = [{w for w in words if mentions_term(w, stems(self.chat.catalog.papers[pid].text))} for pid in pair]
+        # its authors' names are its words too: "furusho et al on ... vs Kawamura's dimorphic transportation paper"
+        said = [" ".join([self.chat.catalog.papers[pid].text, *self.chat.catalog.papers[pid].authors]) for pid in pair]
+        written = [{w for w in words if mentions_term(w, stems(text))} for text in said]
         return pair if written[0] - written[1] and written[1] - written[0] else []
 
     def authored_pair(self, question: str, filters: PaperFilters | None) -> list[str]:
