@@ -97,8 +97,9 @@ class ComparisonWriter:
         ids = list(pinned)
 
         @cache
-        def asked(taken: frozenset[str] = frozenset()) -> list[PaperHit]:  # the whole question's candidates
-            return [h for _, h in self.nearest_to_question(question, taken, filters)]
+        def asked(taken: frozenset[str] = frozenset()) -> list[tuple[float, PaperHit]]:
+            """The whole question's candidates but ``taken``, rescored (once per ``taken``)."""
+            return self.nearest_to_question(question, taken, filters)
 
         found: dict[int, tuple[str, list[Paper]]] = {}  # each described side's paper, and its candidates near the best
         candidates = {}  # each described side's rescored candidates; a side naming a paper takes it at once
@@ -146,7 +147,7 @@ class ComparisonWriter:
         if len(ids) + len(found) == 1 and len(unfound) == 1:
             taken = set(ids) | {pid for pid, _ in found.values()}
             side = [h for _, h in candidates[unfound[0]] if h.paper.paper_id not in taken]
-            best = next(iter(asked(frozenset(taken))), None)
+            best = next((h for _, h in asked(frozenset(taken))), None)
             agrees = best is not None and best.paper.paper_id in {h.paper.paper_id for h in side[:SIDE_AGREE]}
             if best is not None and (agrees or names_a_paper(intent.described[unfound[0]])) \
                     and best.relevance >= self.judge.min_rel:
@@ -161,7 +162,7 @@ class ComparisonWriter:
             # of a side's near-equal candidates, the one also nearest to the whole question: "what do the pump-probe
             # study and the neutron scattering paper each say about magnetic order in La3Ni2O7" is not the neutron
             # study of LaNiO2's lattice
-            whole = {h.paper.paper_id: score for score, h in self.nearest_to_question(question, frozenset(), filters)}
+            whole = {h.paper.paper_id: score for score, h in asked()}
             floor = min(whole.values(), default=0.0)
             newest = max((y for y in (self.chat.catalog.papers[pid].year for pid in ids) if y is not None), default=0)
             for index, close in close_calls:
