@@ -194,6 +194,10 @@ SETS = {
     "mathst": _field_set("mathst", "mathst_questions.jsonl", "mathst"),
     "mathca": _field_set("mathca", "mathca_questions.jsonl", "mathca"),
     "csni": _field_set("csni", "csni_questions.jsonl", "csni"),
+    "mathcv": _field_set("mathcv", "mathcv_questions.jsonl", "mathcv"),
+    "csds": _field_set("csds", "csds_questions.jsonl", "csds"),
+    "mathac": _field_set("mathac", "mathac_questions.jsonl", "mathac"),
+    "nlin": _field_set("nlin", "nlin_questions.jsonl", "nlin"),
 }
 
 
