@@ -100,6 +100,10 @@ cscr), written blind by helpers in the sixteenth session as development data for
   detectors), 103 math.ST (tests/data/mathst: statistics theory), 100 math.CA + math.AT (tests/data/mathca: classical
   analysis and ODEs, algebraic topology) and 104 cs.NI + cs.IT (tests/data/csni: networking, information theory);
   first scored before that session's changes.
+- csds, mathac, mathcv, nlin: a twenty-sixth round, four helpers, 80 questions each: 107 arXiv cs.DS abstracts
+  (tests/data/csds: data structures and algorithms), 105 math.AC (tests/data/mathac: commutative algebra), 102 math.CV
+  (tests/data/mathcv: complex variables) and 40 nlin.* + cond-mat.dis-nn (tests/data/nlin: nonlinear sciences,
+  disordered systems; the helper's search budget ran out at 40); first scored before that session's changes.
 
 Per kind: described / titled / detail / follow-up lookups (the gold paper cited, refused, hedged, said not stated
 though it is stated), not-stated details (said not stated), comparisons (both papers cited), lists (recall and precision of the cited papers), off-corpus near
