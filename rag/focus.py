@@ -26,7 +26,8 @@ _FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\
                           # a preposition may lead: "at what temperature were ... done?", "in which year"
                           r"(?P<preposition>(?:at|in|on|to|for|from|with|by|over|under|into|within|above|below|beyond"
                           r"|around|across|after|before|during|through)\s+)?"
-                          r"(?:(?P<asks>what|which)(?P<copula>'s|\s+(?:is|are|was|were))?"
+                          # "whats" as typed in a hurry
+                          r"(?:(?P<asks>what|which)(?P<copula>['’]s|(?<=what)s|\s+(?:is|are|was|were))?"
                           r"|how\s+(?P<measure>long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast"
                           r"|high|strong)"
                           r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
@@ -101,6 +102,9 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
                 continue
             if (owner := _POSSESSIVE.fullmatch(word)) and not words:
                 words.append(owner.group(1))  # "which country's data": the country is asked
+                break
+            if word.lower() in ("the", "a", "an"):  # the word before an article is a verb or a preposition, no thing
+                words = words[:-1]  # asked: "which scalar meson enters the loops", "what caused the dips"
                 break
             if not word or word.lower() in _FOCUS_END or not plain_word or len(words) == 4 \
                     or token[0] in "([":  # "the MgB2 films (textured vs single crystal)": an aside starts

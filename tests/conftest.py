@@ -32,6 +32,12 @@ def ingested_field(tmp_path_factory, name: str):
     return chat
 
 
+@pytest.fixture(scope="session")
+def mathqa_chat(tmp_path_factory):
+    """The math.QA papers of tests/data/mathqa, shared by the files that ask them."""
+    return ingested_field(tmp_path_factory, "mathqa")
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cwd(tmp_path, monkeypatch):
     """Run each test in its own directory so no stray .env is picked up."""

@@ -1,16 +1,6 @@
 """Comparisons whose sides are only partly read (multiple zeta values, tests/data/mathqa): the pair standing out for the
 whole question is told apart by an author's name."""
 
-import pytest
-
-from tests.conftest import ingested_field
-
-
-@pytest.fixture(scope="module")
-def mathqa_chat(tmp_path_factory):
-    return ingested_field(tmp_path_factory, "mathqa")
-
-
 def test_an_author_s_name_tells_the_pair_apart(mathqa_chat):
     # "ecalle and brown" splits the first side; "furusho" is written by no abstract, only by the author list of the
     # paper it means, so the two papers nearest the whole question each write a word of it the other does not
