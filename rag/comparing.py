@@ -80,8 +80,9 @@ class ComparisonWriter:
         the first MAX_COMPARED a list of the compared group gives ("Compare the video benchmarks"); how many
         papers that group has (0 for no group); and the papers only closest to their side's description, by side."""
         count = GROUP_COUNTS.get(m.group().lower(), 0) if (m := COUNTED_GROUP.search(question)) else 0
-        if not pinned and len(pair := self.authored_pair(question, filters)) == 2:
-            return pair, 0, {}
+        their_pair = [] if pinned else self.authored_pair(question, filters)
+        if len(their_pair) == 2 and (len(intent.described) != 2 or count):  # "Zhumekenov et al. have two papers"
+            return their_pair, 0, {}
         # two papers counted, none named: the two nearest to the whole question, when they stand out, are the pair;
         # the group read from the wording ("the two Kitaev-chain papers - the 'optimal Majoranas' one vs ...",
         # "Two NEO papers: ... How do the methods differ?") is less sure than the whole question
@@ -121,6 +122,12 @@ class ComparisonWriter:
         decisive = all(n in found or self.judge.lead(candidates[n]) >= DECISIVE_MARGIN
                        for n in range(len(intent.described)))
         firsts = {scored[0][1].paper.paper_id for scored in candidates.values() if scored}
+        sides_found = firsts | {pid for pid, _ in found.values()}
+        # two described sides: the papers of the authors the question cites, unless each side describes another paper
+        # decisively ("the Wigner crystal paper (Huang, Das Sarma) and the HBT interferometer proposal", "He et al's
+        # ring-core fibers vs Li et al's OAM multiplexing" cite one side's authors each)
+        if len(their_pair) == 2 and (not decisive or len(sides_found) < 2 or sides_found <= set(their_pair)):
+            return their_pair, 0, {}
         one_described = len(candidates) == 2 and len(firsts) == 1 and count != 2
         if not pinned and len(intent.described) == 2 and not decisive and not one_described and \
                 len(pair := self.standing_pair(question, filters)) == 2:

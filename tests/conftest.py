@@ -38,6 +38,12 @@ def mathqa_chat(tmp_path_factory):
     return ingested_field(tmp_path_factory, "mathqa")
 
 
+@pytest.fixture(scope="session")
+def astroim_chat(tmp_path_factory):
+    """The astro-ph.IM papers of tests/data/astroim, shared by the files that ask them."""
+    return ingested_field(tmp_path_factory, "astroim")
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cwd(tmp_path, monkeypatch):
     """Run each test in its own directory so no stray .env is picked up."""
