@@ -113,11 +113,14 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
     after_lead = question.rpartition(": ")[2]  # "For the health track: which submissions belong there?"
     # "I want to get into X. which of the papers focus on that?": a list asked after a statement, typed in lower case
     last = re.split(r"(?<=[.!])\s+", question.strip())[-1]
-    if (any(WHICH_QUESTION.search(text) for text in (question, asked, after_lead, last)) and len(named) < 2) or (
-            (_KIND_LIST.search(question) or _asks_for_a_field(question)) and not named):
+    described = described_sides(question, mentions) if COMPARE_CUE.search(question) or len(named) >= 2 else []
+    # a list's lead setting two papers side by side is a comparison: "HHG papers: reducing CEP dependence by polarization
+    # gating vs ultrafast dynamics in monolayer MoS2"
+    if ((any(WHICH_QUESTION.search(text) for text in (question, asked, after_lead, last)) and len(named) < 2) or (
+            (_KIND_LIST.search(question) or _asks_for_a_field(question)) and not named)) and \
+            len(named) + len(described) < 2:
         return Intent(QuestionKind.WHICH, named, details=details)
     group = compared_group(question) if COMPARE_CUE.search(question) and not named else ""
-    described = described_sides(question, mentions) if COMPARE_CUE.search(question) or len(named) >= 2 else []
     if group and COUNTED_GROUP.search(question):  # "the two reverberation-mapping papers": a group the asker counted,
         # and perhaps each of them described ("... - the 2024 mean-field one or the Monte Carlo study?")
         return Intent(QuestionKind.COMPARISON, described=described if len(described) == 2 else [], group=group)

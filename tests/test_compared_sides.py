@@ -1,5 +1,6 @@
 """The sides of a comparison as a physicist writes them: a decimal inside a side's description ("at 13.6 TeV") does
-not end it; a lead-in before "A vs B" is no part of A; "what does each say" asks of two papers."""
+not end it; a lead-in before "A vs B" is no part of A; "what does each say" asks of two papers; "X papers: A vs B"
+compares A and B, though its lead reads like a search for a list."""
 
 import pytest
 
@@ -68,3 +69,16 @@ def test_et_al_ends_no_side():
     assert described_sides("Kriner et al. on band filling vs Liu et al.'s anisotropic transport in La3Ni2O7 crystals - "
                            "what does each measure?", []) == [
         "Kriner et al. on band filling", "Liu et al.'s anisotropic transport in La3Ni2O7 crystals"]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("camera papers: the upgraded Schwarzschild-Couder prototype camera module vs the JWST interferometer image "
+     "reconstruction", {"2512.12529", "2510.10924"}),
+    ("spectroscopy papers: Majidi's time-domain study of young stars vs the Spitzer IRS mapping archive",
+     {"2512.12453", "2512.12434"}),
+])
+def test_two_sides_after_a_list_s_lead_are_compared(astroim_chat, question, expected):
+    # "X papers: A vs B" is typed like a search for a list, but sets two papers side by side (real astro-ph.IM papers)
+    answer = astroim_chat.ask(question)
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == expected
