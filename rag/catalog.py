@@ -250,7 +250,8 @@ class PaperCatalog:
             for group in ("alone", "left", "right"):
                 for pid in self._by_exact_lower.get((slot.group(group) or "").lower(), ()):
                     found.setdefault(pid, slot.span(group))
-        return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1]))
+        # papers named at one place in the order of their ids: the same on every run, whatever the order of a set
+        return sorted(((a, b, pid) for pid, (a, b) in found.items()), key=lambda m: (m[0], -m[1], m[2]))
 
     def cited_authors(self, text: str, any_case: bool = False) -> list[tuple[int, int, frozenset[str]]]:
         """Where the text cites papers by their authors, and the papers: two or more surnames together ("Sharma &

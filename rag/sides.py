@@ -220,13 +220,18 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
         if context and min(len(side.split()) for side in sides) <= SHORT_SIDE_WORDS:
             sides = [f"{context} {side}" for side in sides]
         return sides
-    text = _COMPARE_WITH.sub(r"\1 ; ", question)
-    with_split = _COMPARE_THEN_WITH.sub(lambda m: m.group(1) + " ; ", text, count=1)
+    text = _COMPARE_WITH.sub(lambda m: _split_at(m.group(1), m.group()), question)
+    with_split = _COMPARE_THEN_WITH.sub(lambda m: _split_at(m.group(1), m.group()), text, count=1)
     if with_split == text:
-        return _sides(text, mentions)
+        return [" ".join(side.split()) for side in _sides(text, mentions)]
     # "Compare X with Y" splits at "with", unless that "with" is inside a side: "Contrast the paper comparing
     # predictive coding with backprop and the one on ...". The reading finding more sides wins.
-    return max(_sides(with_split, mentions), _sides(text, mentions), key=len)
+    return [" ".join(side.split()) for side in max(_sides(with_split, mentions), _sides(text, mentions), key=len)]
+
+
+def _split_at(kept: str, replaced: str) -> str:
+    """``kept`` then a side separator, as long as ``replaced``: the mentions' places in the question stay right."""
+    return f"{kept} ; ".ljust(len(replaced))
 
 
 # A clause that asks rather than states ("How do their approaches differ (").

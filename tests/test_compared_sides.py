@@ -82,3 +82,11 @@ def test_two_sides_after_a_list_s_lead_are_compared(astroim_chat, question, expe
     answer = astroim_chat.ask(question)
     assert answer.kind == "comparison", answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == expected
+
+
+def test_a_paper_named_after_compare_with_is_no_described_side_too():
+    # "Xu and Yang" name their one paper, which the words before them describe ("compare with" is read as a split,
+    # and the named place must stay where it was in the question)
+    question = "how does the sub-GeV limit from LZ compare with the puffy dark matter paper by Xu and Yang?"
+    at = question.index("Xu and Yang")
+    assert not any("puffy" in side for side in described_sides(question, [(at, at + len("Xu and Yang"), "xu-yang")]))
