@@ -138,9 +138,12 @@ class ComparisonWriter:
         for n in sorted(candidates, key=lambda n: -candidates[n][0][0] if candidates[n] else 0.0):
             taken = set(ids) | {pid for pid, _ in found.values()}
             scored = [(score, h) for score, h in candidates[n] if h.paper.paper_id not in taken]
-            # its best paper is taken, well ahead; unless the asker counted the papers ("had two formal DFT papers")
+            # its best paper is taken, well ahead (decisively, for a side saying it is a paper: "the orbital-selective
+            # t-J model paper" and "the one deriving a two-orbital t-J model"); unless the asker counted the papers
+            # ("had two formal DFT papers")
+            ahead = DECISIVE_MARGIN if names_a_paper(intent.described[n]) else CLEAR_MARGIN
             if scored and candidates[n][0][1].paper.paper_id in taken and not count and \
-                    candidates[n][0][0] - scored[0][0] >= CLEAR_MARGIN:
+                    candidates[n][0][0] - scored[0][0] >= ahead:
                 one_paper.add(n)
             elif self.judge.answerable(scored, margin=0.0):
                 found[n] = (scored[0][1].paper.paper_id, [(s, h.paper) for s, h in scored if s >= scored[0][0] - CLOSE_CALL_MARGIN])

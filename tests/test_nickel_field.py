@@ -42,3 +42,12 @@ def test_two_counted_papers_each_described_are_those_two(nickel_chat):
                              "study?")
     assert answer.kind == "comparison", answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == {"2412.17453", "2510.04224"}
+
+
+def test_a_side_saying_it_is_a_paper_is_not_merged_with_the_other_side_s_paper(nickel_chat):
+    # "the orbital-selective multiorbital t-J model paper" scores the Schrieffer-Wolff t-J paper a little above its own
+    # (0.11): a side that says it is a paper is read as the other side's paper only when decisively so
+    answer = nickel_chat.ask("difference between the orbital-selective multiorbital t-J model paper and the one that "
+                             "derives a two-orbital t-J model via Schrieffer-Wolff for bilayer nickelates?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2502.09195", "2504.10114"}
