@@ -9,7 +9,9 @@
 
 ``--questions`` scores another question file on a set's papers: bench/dev/SET_compare_questions.jsonl holds 16
 comparisons and 8 not-stated details per seen set (nickel, hepex, astroco, statco, chemph, mathph, popbio, grqc,
-cscr), written blind by helpers in the sixteenth session as development data for comparison phrasings (tuned on).
+cscr; the sixteenth session; condmat, eesp, astrohe, hepth, csit, mathna, mathqa, planets, quantph: the seventeenth),
+and 20 and 10 (hepph, heplat, plasma, supcon, optics, compph, statme, statap, meshall: the nineteenth), written blind
+by helpers as development data for comparison phrasings (tuned on).
 
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
   (bench/other_field_questions.jsonl): scored once before the field-neutral work, then worked on.
@@ -202,6 +204,10 @@ SETS = {
     "csds": _field_set("csds", "csds_questions.jsonl", "csds"),
     "mathac": _field_set("mathac", "mathac_questions.jsonl", "mathac"),
     "nlin": _field_set("nlin", "nlin_questions.jsonl", "nlin"),
+    "cspl": _field_set("cspl", "cspl_questions.jsonl", "cspl"),
+    "mathlo": _field_set("mathlo", "mathlo_questions.jsonl", "mathlo"),
+    "mathmg": _field_set("mathmg", "mathmg_questions.jsonl", "mathmg"),
+    "csgt": _field_set("csgt", "csgt_questions.jsonl", "csgt"),
 }
 
 
