@@ -115,10 +115,12 @@ def classify(question: str, catalog: PaperCatalog) -> Intent:
     last = re.split(r"(?<=[.!])\s+", question.strip())[-1]
     described = described_sides(question, mentions) if COMPARE_CUE.search(question) or len(named) >= 2 else []
     # a list's lead setting two papers side by side is a comparison: "HHG papers: reducing CEP dependence by polarization
-    # gating vs ultrafast dynamics in monolayer MoS2"
+    # gating vs ultrafast dynamics in monolayer MoS2"; a side that asks for papers itself is no paper ("any papers here
+    # on memorization vs generalization": a list on a topic)
+    papers_set_side_by_side = len(named) + len(described) >= 2 and not any(map(WHICH_QUESTION.search, described))
     if ((any(WHICH_QUESTION.search(text) for text in (question, asked, after_lead, last)) and len(named) < 2) or (
             (_KIND_LIST.search(question) or _asks_for_a_field(question)) and not named)) and \
-            len(named) + len(described) < 2:
+            not papers_set_side_by_side:
         return Intent(QuestionKind.WHICH, named, details=details)
     group = compared_group(question) if COMPARE_CUE.search(question) and not named else ""
     if group and COUNTED_GROUP.search(question):  # "the two reverberation-mapping papers": a group the asker counted,

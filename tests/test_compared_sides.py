@@ -90,3 +90,10 @@ def test_a_paper_named_after_compare_with_is_no_described_side_too():
     question = "how does the sub-GeV limit from LZ compare with the puffy dark matter paper by Xu and Yang?"
     at = question.index("Xu and Yang")
     assert not any("puffy" in side for side in described_sides(question, [(at, at + len("Xu and Yang"), "xu-yang")]))
+
+
+def test_a_list_on_a_topic_written_with_vs_stays_a_list(seed_chat):
+    # "memorization vs generalization" is the topic asked about, not two papers: "any papers here on memorization" asks
+    # for papers itself
+    answer = seed_chat.ask("any papers here on memorization vs generalization in generative models (LLMs or diffusion)?")
+    assert answer.kind == "which", answer.text
