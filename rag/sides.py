@@ -222,11 +222,11 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
         return sides
     text = _COMPARE_WITH.sub(lambda m: _split_at(m.group(1), m.group()), question)
     with_split = _COMPARE_THEN_WITH.sub(lambda m: _split_at(m.group(1), m.group()), text, count=1)
-    if with_split == text:
-        return [" ".join(side.split()) for side in _sides(text, mentions)]
     # "Compare X with Y" splits at "with", unless that "with" is inside a side: "Contrast the paper comparing
     # predictive coding with backprop and the one on ...". The reading finding more sides wins.
-    return [" ".join(side.split()) for side in max(_sides(with_split, mentions), _sides(text, mentions), key=len)]
+    sides = _sides(text, mentions) if with_split == text else \
+        max(_sides(with_split, mentions), _sides(text, mentions), key=len)
+    return [" ".join(side.split()) for side in sides]  # without the split's padding
 
 
 def _split_at(kept: str, replaced: str) -> str:
