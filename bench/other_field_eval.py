@@ -208,6 +208,9 @@ SETS = {
     "mathlo": _field_set("mathlo", "mathlo_questions.jsonl", "mathlo"),
     "mathmg": _field_set("mathmg", "mathmg_questions.jsonl", "mathmg"),
     "csgt": _field_set("csgt", "csgt_questions.jsonl", "csgt"),
+    "csar": _field_set("csar", "csar_questions.jsonl", "csar"),
+    "mathra": _field_set("mathra", "mathra_questions.jsonl", "mathra"),
+    "accph": _field_set("accph", "accph_questions.jsonl", "accph"),
 }
 
 
