@@ -22,7 +22,7 @@ VERBS_AFTER_SUBJECT = frozenset("""come comes came go goes went get gets got giv
 # ("How long was the XRISM exposure?", "HERMES survey - what resolving power"): up to four words after the question
 # word (and "is the", "was its", "was each"), ending where the sentence goes on (a verb, a preposition, a pronoun) or
 # at "and" (then two things are asked).
-_FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\s+)"
+_FOCUS_START = re.compile(r"(?:(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\s+)"
                           # a preposition may lead: "at what temperature were ... done?", "in which year"
                           r"(?P<preposition>(?:at|in|on|to|for|from|with|by|over|under|into|within|above|below|beyond"
                           r"|around|across|after|before|during|through)\s+)?"
@@ -30,7 +30,17 @@ _FOCUS_START = re.compile(r"(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\
                           r"(?:(?P<asks>what|which)(?P<copula>['’]s|(?<=what)s|\s+(?:is|are|was|were))?"
                           r"|how\s+(?P<measure>long|far|old|large|big|massive|bright|hot|cold|deep|wide|thick|thin|fast"
                           r"|high|strong)"
-                          r"\s+(?:is|are|was|were))\s+(?:(?:the|its|their|his|her|a|an|each|every)\s+)?(?=[\w-])",
+                          r"\s+(?:is|are|was|were))"
+                          # a yes/no question whether a paper reports the thing: "did they report the Tc of the films",
+                          # "X et al. - do they name the laser facility", "does the X paper say which model they used"
+                          r"|(?:^|[.?!,:;\u2013\u2014-]\s+)\W*(?:do|does|did|has|have|had)\s+"
+                          r"(?!(?:any|anyone|anybody|some|someone|there)\b)(?:[^?.;]|(?<=\bal)\.)*?"
+                          r"\b(?P<reports>(?:report|give|gave|quote|state|specif|mention|provide|disclose|name)\w*"
+                          r"(?:\s+(?:what|which))?|(?:say|tell)\s+(?:us\s+)?(?:what|which))"
+                          # "is there a value for the jet transport coefficient", "any figure on the endurance"
+                          r"|(?:^|[.?!,:;\u2013\u2014-]\s+)\W*(?P<valued>(?:is|are)\s+there|any)(?=\s+(?:an?\s+)?(?:\w+\s+)?"
+                          r"(?:value|figure|number|estimate)s?\s+(?:of|for|on)\b))"
+                          r"\s+(?:(?:the|its|their|his|her|a|an|each|every|any)\s+)?(?=[\w-])",
                           re.I)
 # What "how long/far/old ..." measures, for the answer's words.
 _MEASURED_AS = {"long": "length", "far": "distance", "old": "age", "large": "size", "big": "size", "massive": "mass",
@@ -53,10 +63,12 @@ _NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones k
 
 # What a question asking for a value names before the thing valued ("what value of q", "what range of masses"), and
 # the thing: up to four words after "of (the)".
-_VALUE_WORDS = frozenset("value range estimate bound limit".split())
-_OF_THING = re.compile(r"\s+of\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)"
+_VALUE_WORDS = frozenset("value range estimate bound limit number figure".split())
+# Words saying a thing asked for is a definite one, not what it is.
+_VAGUE = frozenset("specific particular actual exact concrete explicit numerical numeric precise".split())
+_OF_THING = re.compile(r"\s+(?:of|for|on)\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)"
                        r"(?=\s+(?:do|does|did|is|are|was|were|can|could|would|will|they|in|for|at|from|that|when|of"
-                       r"|with|on|to)\b|\W*$|\s*[?,;])", re.I)
+                       r"|with|on|to)\b|\s+[a-z]+ed\b|\W*$|\s*[?,;])", re.I)  # "the PQ scale needed for"
 # Things asked for that are numbers in any field: "what masses", "what temperature", "what diffusion coefficient" (not
 # "what size" or "what rate": "the size of the effect", "H2 evolution" may be said in words; nor a bare "what value").
 _QUANTITIES = frozenset("""mass temperature distance length age depth width thickness speed height coefficient
@@ -103,6 +115,8 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
             if (owner := _POSSESSIVE.fullmatch(word)) and not words:
                 words.append(owner.group(1))  # "which country's data": the country is asked
                 break
+            if word.lower() in _VAGUE and not words:
+                continue  # "a specific material", "the actual numbers": the material, the numbers
             if word.lower() in ("the", "a", "an"):  # the word before an article is a verb or a preposition, no thing
                 words = words[:-1]  # asked: "which scalar meson enters the loops", "what caused the dips"
                 break
@@ -117,7 +131,7 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
                 break  # "?" or "," ends the phrase
         parts, current = [], []
         for word in words:
-            if word.lower() == "and":
+            if word.lower() in ("and", "or"):
                 parts.append(current)
                 current = []
             else:
@@ -138,7 +152,8 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
                 continue
             head = common[-1]
             # "what fraction", "what masses": a number, not the word
-            wants_number = not match.group("asks") or head in SHARE_WORDS or _is_quantity(head)
+            asks = match.group("asks") or match.group("reports") or match.group("valued")
+            wants_number = not asks or head in SHARE_WORDS or _is_quantity(head)
             if head in ("size", "number", "count", "amount") and len(common) > 1:  # "sample size": a number of samples
                 common, wants_number = common[:-1], True
             phrase = " ".join(part)  # "how long was each session": the length of each session
@@ -150,6 +165,8 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
                 *others, last = of.group(1).lower().split()
                 common, companions = [last], tuple(singular_stem(w) for w in others if w not in ("of", "the"))
                 head, wants_number, phrase = last, True, f"{phrase} of {of.group(1)}"
+            elif head.lower().rstrip("s") in _VALUE_WORDS and not match.group("asks"):
+                continue  # "do they quote a value in MeV": of no thing named (a unit may say what)
             alternatives = head.split("/")  # "which instrument/telescope": either
             terms = tuple(singular_stem(w) for w in alternatives) if len(alternatives) > 1 else (
                 (singular_stem(head),) if len(common) == 1 else tuple(singular_stem(w) for w in common))

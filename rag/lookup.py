@@ -153,7 +153,8 @@ class LookupWriter:
         offered = _NAMES_OFFERED.search(question)
         if not (CLAIM_CHECK.search(question) or offered):
             return []
-        text = paper.text.lower()
+        # the paper's title and its authors say which paper is meant ("did Grieninger et al. get ..."), not what it uses
+        text = f"{paper.title} {' '.join(paper.authors)} {paper.text}".lower()
         own = {w.lower() for w in re.findall(r"[\w-]+", paper.name)}
         near = tuple(w for w in content_words(question) if len(w) > 4)  # what the closest sentence should touch
         words = dictionary_words()
