@@ -63,10 +63,13 @@ _NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones k
 
 # What a question asking for a value names before the thing valued ("what value of q", "what range of masses"), and
 # the thing: up to four words after "of (the)".
-_VALUE_WORDS = frozenset("value range estimate bound limit number figure".split())
+_VALUE_WORDS = frozenset("value range estimate bound limit".split())
+# A yes/no question asks a value also as "a number / figure for X" ("do they give a number for the binding energies");
+# "what number of layers" asks a count.
+_REPORTED_VALUE_WORDS = _VALUE_WORDS | {"number", "figure"}
 # Words saying a thing asked for is a definite one, not what it is.
 _VAGUE = frozenset("specific particular actual exact concrete explicit numerical numeric precise".split())
-_OF_THING = re.compile(r"\s+(?:of|for|on)\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)"
+_OF_THING = re.compile(r"\s+(?P<preposition>of|for|on)\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?(?P<thing>(?:[\w-]+\s+){0,3}?[\w-]+)"
                        r"(?=\s+(?:do|does|did|is|are|was|were|can|could|would|will|they|in|for|at|from|that|when|of"
                        r"|with|on|to)\b|\s+[a-z]+ed\b|\W*$|\s*[?,;])", re.I)  # "the PQ scale needed for"
 # Things asked for that are numbers in any field: "what masses", "what temperature", "what diffusion coefficient" (not
@@ -115,8 +118,8 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
             if (owner := _POSSESSIVE.fullmatch(word)) and not words:
                 words.append(owner.group(1))  # "which country's data": the country is asked
                 break
-            if word.lower() in _VAGUE and not words:
-                continue  # "a specific material", "the actual numbers": the material, the numbers
+            if word.lower() in _VAGUE and not words and (match.group("reports") or match.group("valued")):
+                continue  # "did they name a specific material": a material (a "what exact X" still reads literally)
             if word.lower() in ("the", "a", "an"):  # the word before an article is a verb or a preposition, no thing
                 words = words[:-1]  # asked: "which scalar meson enters the loops", "what caused the dips"
                 break
@@ -152,20 +155,23 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
                 continue
             head = common[-1]
             # "what fraction", "what masses": a number, not the word
-            asks = match.group("asks") or match.group("reports") or match.group("valued")
-            wants_number = not asks or head in SHARE_WORDS or _is_quantity(head)
+            reported = match.group("reports") or match.group("valued")  # a yes/no question whether it is reported
+            wants_number = not (match.group("asks") or reported) or head in SHARE_WORDS or _is_quantity(head)
             if head in ("size", "number", "count", "amount") and len(common) > 1:  # "sample size": a number of samples
                 common, wants_number = common[:-1], True
             phrase = " ".join(part)  # "how long was each session": the length of each session
-            # "what critical value of the axion coupling b": the coupling's value, a number
+            # "what critical value of the axion coupling b": the coupling's value, a number ("which bound on X" asks for
+            # the bound; "is there a bound on X" for X's value)
             rest, companions = question[match.end():], ()
-            if head.lower().rstrip("s") in _VALUE_WORDS and (of := _OF_THING.match(rest, rest.find(head) + len(head))):
+            of = _OF_THING.match(rest, rest.find(head) + len(head))
+            if head.lower().rstrip("s") in (_REPORTED_VALUE_WORDS if reported else _VALUE_WORDS) and of and (
+                    reported or of.group("preposition") == "of"):
                 # the thing's head word, in any case ("H0"), with one of its other words: "the transverse BAO angular
                 # scale" is "the transverse BAO scale"; "the axion coupling b" is not "the case b=1"
-                *others, last = of.group(1).lower().split()
+                *others, last = of.group("thing").lower().split()
                 common, companions = [last], tuple(singular_stem(w) for w in others if w not in ("of", "the"))
-                head, wants_number, phrase = last, True, f"{phrase} of {of.group(1)}"
-            elif head.lower().rstrip("s") in _VALUE_WORDS and not match.group("asks"):
+                head, wants_number, phrase = last, True, f"{phrase} of {of.group('thing')}"
+            elif head.lower().rstrip("s") in _REPORTED_VALUE_WORDS and reported:
                 continue  # "do they quote a value in MeV": of no thing named (a unit may say what)
             alternatives = head.split("/")  # "which instrument/telescope": either
             terms = tuple(singular_stem(w) for w in alternatives) if len(alternatives) > 1 else (

@@ -26,3 +26,21 @@ def test_one_paper_described_in_two_parts_stays_one_paper(statme_chat):
                              "setup? which test do they end up recommending?")
     assert answer.kind != "comparison", answer.text
     assert answer.citations[0].paper.url.endswith("2510.18834")
+
+
+@pytest.mark.parametrize("question", [
+    "Zhou and Ma's risk difference tests for paired organs: did they report the sample size of the ophthalmologic data?",
+    "paired-organ risk difference paper - is there a value for the intra-subject correlation in their applications?",
+])
+def test_a_detail_asked_whether_reported_is_said_not_stated_when_the_abstract_lacks_it(statme_chat, question):
+    # asked as "did they report X?", the detail is looked for as "what X?" is; the authors name the paper
+    answer = statme_chat.ask(question)
+    assert answer.kind == "not_stated", answer.text
+    assert answer.citations[0].paper.url.endswith("2510.18834")
+
+
+def test_a_detail_asked_whether_reported_is_quoted_when_the_abstract_states_it(statme_chat):
+    answer = statme_chat.ask("In the boxplots-as-multiple-testing paper, do they say which error rate their new "
+                             "boxplot is motivated by?")
+    assert answer.kind != "not_stated", answer.text
+    assert "Error Rate" in answer.text and answer.citations[0].paper.url.endswith("2510.20259")
