@@ -162,6 +162,8 @@ _GENUS_INITIAL = re.compile(r"\b[A-Z]\.\s+(?=[a-z]{3,}\b)")
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
+# A yes/no question whether a paper reports a count: "did they report / say / specify how many ...".
+_REPORT_VERB_BEFORE = re.compile(r"\b(?:report|give|gave|quote|state|specif|mention|provide|say|tell)\w*\s+$", re.I)
 
 
 # Words that end what "how many" counts ("how many GPUs did", "how many layers in", "how many GPUs and how many hours",
@@ -284,8 +286,10 @@ def asked_details(question: str, written: Callable[[tuple[str, ...]], bool] | No
                 break
             if i < len(counted_words) and word.lower() not in _FILLER:
                 words.append(word)  # the asker's casing is kept for the answer ("GPUs")
-        if subject and not _SENTENCE_START.search(question[:match.start()]):
-            continue  # "decisions like how many run logs you feed back": describes the paper, asks nothing
+        if subject and not _SENTENCE_START.search(question[:match.start()]) \
+                and not _REPORT_VERB_BEFORE.search(question[:match.start()]):
+            continue  # "decisions like how many run logs you feed back": describes the paper, asks nothing ("did they
+            # report how many particles they used" asks)
         if words:
             counted_as = " ".join(words)  # "synthesized tool-use trajectories"
             if tokens[end:end + 1] == ["per"] and len(tokens) > end + 1:

@@ -48,7 +48,8 @@ _MEASURED_AS = {"long": "length", "far": "distance", "old": "age", "large": "siz
                 "thick": "thickness", "thin": "thickness", "fast": "speed",
                 "high": "height", "strong": "strength"}
 _FOCUS_END = frozenset("""do does did is are was were be been being has have had can could will would should may might
-    of for in on at to by from with as than that which who whom whose when where while if it its they them their this
+    of for in on at to by from with as than over under during across between within that which who whom whose when where
+    while if it its they them their this
     these those there he she we you i used use uses using measured found reported adopted assumed given derived
     obtained chosen applied observed seen needed made taken shown was""".split()) | VERBS_AFTER_SUBJECT
 # Words naming no detail but the whole paper or a part of its story ("Which study ...", "What kind of ...", "What

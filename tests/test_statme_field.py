@@ -31,6 +31,9 @@ def test_one_paper_described_in_two_parts_stays_one_paper(statme_chat):
 @pytest.mark.parametrize("question", [
     "Zhou and Ma's risk difference tests for paired organs: did they report the sample size of the ophthalmologic data?",
     "paired-organ risk difference paper - is there a value for the intra-subject correlation in their applications?",
+    "In the paired-organ risk difference paper, did they report how many patients the ophthalmologic data had?",
+    "paired-organ risk difference tests: do they give the time period over which the otolaryngologic data were "
+    "collected?",
 ])
 def test_a_detail_asked_whether_reported_is_said_not_stated_when_the_abstract_lacks_it(statme_chat, question):
     # asked as "did they report X?", the detail is looked for as "what X?" is; the authors name the paper
