@@ -21,7 +21,7 @@ VERBS_AFTER_SUBJECT = frozenset("""come comes came go goes went get gets got giv
 # were used?", "what's the host galaxy and distance of SN 2024uwq?") or the quantity "how long/far/old ..." measures
 # ("How long was the XRISM exposure?", "HERMES survey - what resolving power"): up to four words after the question
 # word (and "is the", "was its", "was each"), ending where the sentence goes on (a verb, a preposition, a pronoun) or
-# at "and" (then two things are asked).
+# at "and" / "or" (then two things are asked); or the thing a yes/no question asks whether a paper reports.
 _FOCUS_START = re.compile(r"(?:(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|then)\s+)"
                           # a preposition may lead: "at what temperature were ... done?", "in which year"
                           r"(?P<preposition>(?:at|in|on|to|for|from|with|by|over|under|into|within|above|below|beyond"
@@ -38,8 +38,8 @@ _FOCUS_START = re.compile(r"(?:(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|the
                           r"\b(?P<reports>(?:report|give|gave|quote|state|specif|mention|provide|disclose|name)\w*"
                           r"(?:\s+(?:what|which))?|(?:say|tell)\s+(?:us\s+)?(?:what|which))"
                           # "is there a value for the jet transport coefficient", "any figure on the endurance"
-                          r"|(?:^|[.?!,:;\u2013\u2014-]\s+)\W*(?P<valued>(?:is|are)\s+there|any)(?=\s+(?:an?\s+)?(?:\w+\s+)?"
-                          r"(?:value|figure|number|estimate)s?\s+(?:of|for|on)\b))"
+                          r"|(?:^|[.?!,:;\u2013\u2014-]\s+)\W*(?P<valued>(?:is|are)\s+there|any)"
+                          r"(?=\s+(?:an?\s+)?(?:\w+\s+)?(?:value|figure|number|estimate)s?\s+(?:of|for|on)\b))"
                           r"\s+(?:(?:the|its|their|his|her|a|an|each|every|any)\s+)?(?=[\w-])",
                           re.I)
 # What "how long/far/old ..." measures, for the answer's words.
@@ -70,7 +70,8 @@ _VALUE_WORDS = frozenset("value range estimate bound limit".split())
 _REPORTED_VALUE_WORDS = _VALUE_WORDS | {"number", "figure"}
 # Words saying a thing asked for is a definite one, not what it is.
 _VAGUE = frozenset("specific particular actual exact concrete explicit numerical numeric precise".split())
-_OF_THING = re.compile(r"\s+(?P<preposition>of|for|on)\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?(?P<thing>(?:[\w-]+\s+){0,3}?[\w-]+)"
+_OF_THING = re.compile(r"\s+(?P<preposition>of|for|on)\s+(?:the\s+|a\s+|an\s+|their\s+|its\s+)?"
+                       r"(?P<thing>(?:[\w-]+\s+){0,3}?[\w-]+)"
                        r"(?=\s+(?:do|does|did|is|are|was|were|can|could|would|will|they|in|for|at|from|that|when|of"
                        r"|with|on|to)\b|\s+[a-z]+ed\b|\W*$|\s*[?,;])", re.I)  # "the PQ scale needed for"
 # Things asked for that are numbers in any field: "what masses", "what temperature", "what diffusion coefficient" (not
@@ -101,7 +102,8 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
     number. Names in the phrase ("NIRCam") say whose thing it is, not what it is. With ``written`` (whether some
     loaded abstract writes a word of these stems), a bare "what X" whose X no abstract writes ("what's the verdict",
     "what loophole", "what happened") is the asker's word for the finding, no detail; "which city's", "on what
-    hardware" and a number asked for still ask one."""
+    hardware" and a number asked for still ask one. A yes/no question whether a paper reports a thing ("did they
+    quote the saturation length?", "is there a value for X?") asks for it as "what" does."""
     found = []
     question = _PERCENT_WORD.sub("percentage", question)  # "what % of the samples"
     for match in _FOCUS_START.finditer(question):
@@ -155,8 +157,8 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
             if not common or any(w in _NOT_A_DETAIL for w in common):
                 continue
             head = common[-1]
-            # "what fraction", "what masses": a number, not the word
             reported = match.group("reports") or match.group("valued")  # a yes/no question whether it is reported
+            # "what fraction", "what masses": a number, not the word
             wants_number = not (match.group("asks") or reported) or head in SHARE_WORDS or _is_quantity(head)
             if head in ("size", "number", "count", "amount") and len(common) > 1:  # "sample size": a number of samples
                 common, wants_number = common[:-1], True
