@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 from rag.acronyms import tables_in_use
-from rag.focus import VERBS_AFTER_SUBJECT, asked_focus
+from rag.focus import REPORT_VERB, VERBS_AFTER_SUBJECT, asked_focus
 from rag.terms import singular_stem
 from rag.types import DetailAsk
 from rag.units import amount_in, asked_unit
@@ -163,7 +163,7 @@ _GENUS_INITIAL = re.compile(r"\b[A-Z]\.\s+(?=[a-z]{3,}\b)")
 
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)\W*$")
 # A yes/no question whether a paper reports a count: "did they report / say / specify how many ...".
-_REPORT_VERB_BEFORE = re.compile(r"\b(?:report|give|gave|quote|state|specif|mention|provide|say|tell)\w*\s+$", re.I)
+_REPORT_VERB_BEFORE = re.compile(rf"\b(?:{REPORT_VERB}|(?:say|tell)\w*)\s+$", re.I)
 
 
 # Words that end what "how many" counts ("how many GPUs did", "how many layers in", "how many GPUs and how many hours",

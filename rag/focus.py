@@ -17,6 +17,8 @@ VERBS_AFTER_SUBJECT = frozenset("""come comes came go goes went get gets got giv
     remain remains appear appears become becomes became keep keeps kept like""".split())
 
 
+# The verbs of a yes/no question whether a paper reports a thing: "did they report / quote / name ...".
+REPORT_VERB = r"(?:report|give|gave|quote|state|specif|mention|provide|disclose|name)\w*"
 # The thing a "what/which" question asks for, in any field ("What redshift is the host at?", "Which NIRCam filters
 # were used?", "what's the host galaxy and distance of SN 2024uwq?") or the quantity "how long/far/old ..." measures
 # ("How long was the XRISM exposure?", "HERMES survey - what resolving power"): up to four words after the question
@@ -35,8 +37,8 @@ _FOCUS_START = re.compile(r"(?:(?:^|[.?!:;,\u2013\u2014-]\s+|\b(?:and|but|so|the
                           # "X et al. - do they name the laser facility", "does the X paper say which model they used"
                           r"|(?:^|[.?!,:;\u2013\u2014-]\s+)\W*(?:do|does|did|has|have|had)\s+"
                           r"(?!(?:any|anyone|anybody|some|someone|there)\b)(?:[^?.;]|(?<=\bal)\.)*?"
-                          r"\b(?P<reports>(?:report|give|gave|quote|state|specif|mention|provide|disclose|name)\w*"
-                          r"(?:\s+(?:what|which))?|(?:say|tell)\s+(?:us\s+)?(?:what|which))"
+                          r"\b(?P<reports>" + REPORT_VERB
+                          + r"(?:\s+(?:what|which))?|(?:say|tell)\s+(?:us\s+)?(?:what|which))"
                           # "is there a value for the jet transport coefficient", "any figure on the endurance"
                           r"|(?:^|[.?!,:;\u2013\u2014-]\s+)\W*(?P<valued>(?:is|are)\s+there|any)"
                           r"(?=\s+(?:an?\s+)?(?:\w+\s+)?(?:value|figure|number|estimate)s?\s+(?:of|for|on)\b))"
