@@ -109,6 +109,7 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
     found = []
     question = _PERCENT_WORD.sub("percentage", question)  # "what % of the samples"
     for match in _FOCUS_START.finditer(question):
+        reported = match.group("reports") or match.group("valued")  # a yes/no question whether it is reported
         words = []
         cut = False  # whether the phrase was cut at four words, not ended where the sentence goes on
         for token in question[match.end():].split():
@@ -123,7 +124,7 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
             if (owner := _POSSESSIVE.fullmatch(word)) and not words:
                 words.append(owner.group(1))  # "which country's data": the country is asked
                 break
-            if word.lower() in _VAGUE and not words and (match.group("reports") or match.group("valued")):
+            if word.lower() in _VAGUE and not words and reported:
                 continue  # "did they name a specific material": a material (a "what exact X" still reads literally)
             if word.lower() in ("the", "a", "an"):  # the word before an article is a verb or a preposition, no thing
                 words = words[:-1]  # asked: "which scalar meson enters the loops", "what caused the dips"
@@ -159,7 +160,6 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
             if not common or any(w in _NOT_A_DETAIL for w in common):
                 continue
             head = common[-1]
-            reported = match.group("reports") or match.group("valued")  # a yes/no question whether it is reported
             # "what fraction", "what masses": a number, not the word
             wants_number = not (match.group("asks") or reported) or head in SHARE_WORDS or _is_quantity(head)
             if head in ("size", "number", "count", "amount") and len(common) > 1:  # "sample size": a number of samples
