@@ -53,7 +53,7 @@ _FOCUS_END = frozenset("""do does did is are was were be been being has have had
     of for in on at to by from with as than over under during across between within that which who whom whose when where
     while if it its they them their this
     these those there he she we you i used use uses using measured found reported adopted assumed given derived
-    obtained chosen applied observed seen needed made taken shown was""".split()) | VERBS_AFTER_SUBJECT
+    obtained chosen applied observed seen needed made taken shown was such including""".split()) | VERBS_AFTER_SUBJECT
 # Words naming no detail but the whole paper or a part of its story ("Which study ...", "What kind of ...", "What
 # problem ..."): those questions are lookups, or aspects (rag.intent.asked_aspects).
 _NOT_A_DETAIL = ASKING_WORDS | frozenset("""article articles abstract one ones kind type sort way thing things part role
@@ -176,6 +176,9 @@ def asked_focus(question: str, written: Callable[[tuple[str, ...]], bool] | None
                 *others, last = of.group("thing").lower().split()
                 common, companions = [last], tuple(singular_stem(w) for w in others if w not in ("of", "the"))
                 head, wants_number, phrase = last, True, f"{phrase} of {of.group('thing')}"
+            elif head.lower().rstrip("s") in _REPORTED_VALUE_WORDS and reported and len(common) > 1:
+                # "do they quote the diffraction efficiency value": the efficiency's, a number
+                common, head, wants_number = common[:-1], common[-2], True
             elif head.lower().rstrip("s") in _REPORTED_VALUE_WORDS and reported:
                 continue  # "do they quote a value in MeV": of no thing named (a unit may say what)
             alternatives = head.split("/")  # "which instrument/telescope": either
@@ -222,3 +225,19 @@ def answer_words(question: str) -> set[str]:
         joined = " ".join(words).replace(" / ", "/").split()
         offered.update(part for word in joined[-1:] + [w for w in joined if "/" in w] for part in word.split("/"))
     return offered | {part for word in offered for part in word.split("/")}
+
+
+# Examples the asker offers of what they ask for: "(e.g. MediaPipe, OpenPose)", "such as JUNO", "(NRLMSISE-00?
+# Jacchia?)", "(GRI, ABF, CRECK...)", "(SPT-100?)"; not a bracket of authors ("(Kunz, Mikhaliuk, Shnir)").
+_EXAMPLES_OFFERED = re.compile(r"\b(?:e\.g\.?|such\s+as|for\s+example)\s*,?\s*(?P<after>[^()?;]+)"
+                               r"|\((?P<bracket>[^()]*?\w\s*(?:\?|,[^()]*(?:\.\.\.|\u2026))[^()]*)\)", re.I)
+# A name among them: words with a capital ("CaF2", "1T-TaS2", "Hatano-Nelson", "OMEGA", "Simons Observatory").
+_NAME_WORD = r"(?<![\w-])(?=[\w.+-]*[A-Z])[A-Za-z0-9][\w.+-]*(?<![.-])"
+_OFFERED_NAME = re.compile(rf"{_NAME_WORD}(?:\s+{_NAME_WORD})*")
+
+
+def offered_examples(question: str) -> list[str]:
+    """The names the asker offers as examples of what they ask for ("which pose estimation model (e.g. MediaPipe,
+    OpenPose)": ["MediaPipe", "OpenPose"]); the answer says which of them the abstract writes, if any."""
+    spans = [m.group("after") or m.group("bracket") for m in _EXAMPLES_OFFERED.finditer(question)]
+    return list(dict.fromkeys(name for span in spans for part in span.split("/") for name in _OFFERED_NAME.findall(part)))

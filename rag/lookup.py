@@ -12,6 +12,7 @@ from rag.compare import introducing_sentence
 from rag.detail_answer import detail_answer, detail_support
 from rag.extractive import rank_sentences, refusal, states_amount
 from rag.find import PaperFinder, model_names
+from rag.focus import offered_examples
 from rag.intent import Intent
 from rag.judge import PaperJudge
 from rag.verdict import Verdict
@@ -71,7 +72,11 @@ class LookupWriter:
         if not chosen:
             return refusal(hits, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
-        intent.details += self.unmentioned_names(question, chosen[0].paper)
+        # the examples offered of the thing asked say what it is when the wording named no detail ("which density
+        # model (NRLMSISE-00? Jacchia?)"); a detail read ("which GPU model (A100, H100, ...)") is asked as it is, and a
+        # bracket may name the subject rather than the answer ("the five extensions (MinerBlock, AdGuard...)")
+        examples = [] if intent.details else offered_examples(question)
+        intent.details += self.unmentioned_names(question, chosen[0].paper, examples)
         if intent.details:
             main = chosen[0]
             sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
@@ -145,12 +150,13 @@ class LookupWriter:
         own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
         return [sentence] if (sentence := introducing_sentence(paper, own)) else []
 
-    def unmentioned_names(self, question: str, paper: Paper) -> list[DetailAsk]:
+    def unmentioned_names(self, question: str, paper: Paper, examples: list[str] = ()) -> list[DetailAsk]:
         """For a claim checked of one paper ("Does PhyProbe use V-JEPA as its encoder?", "Is it true that it ran on
-        Pythia?"), or a choice of names offered ("V-JEPA or VideoMAE?") none of which it writes: the models, datasets
-        or tools it names that the paper's abstract never mentions, each a detail the abstract does not state (the
-        answer says so instead of quoting the encoder sentence as if it agreed)."""
-        offered = _NAMES_OFFERED.search(question)
+        Pythia?"), or a choice of names offered ("V-JEPA or VideoMAE?", the ``examples`` of "which pose model (e.g.
+        MediaPipe, OpenPose)") none of which it writes: the models, datasets or tools it names that the paper's
+        abstract never mentions, each a detail the abstract does not state (the answer says so instead of quoting the
+        encoder sentence as if it agreed)."""
+        offered = _NAMES_OFFERED.search(question) or examples
         if not (CLAIM_CHECK.search(question) or offered):
             return []
         # the paper's title and its authors say which paper is meant ("did Grieninger et al. get ..."), not what it uses
@@ -162,7 +168,8 @@ class LookupWriter:
                  and not self.chat.catalog.named_in(name)
                  # an English compound ("AI-generated", "Chinese-English") names no model or dataset
                  and not all(part.lower() in words or is_common_acronym(part) for part in name.split("-"))]
-        if offered and not CLAIM_CHECK.search(question) and any(name.lower() in text for name in names):
+        names += [name for name in examples if name not in names and not self.chat.catalog.named_in(name)]
+        if offered and not CLAIM_CHECK.search(question) and any(name.lower() in text for name in examples or names):
             return []  # one of the names offered is the paper's: its sentence answers the choice
         return [DetailAsk(f"use of “{name}”", near, False, False, shape=rf"(?i:(?<!\w){re.escape(name)}(?!\w))")
                 for name in names if name.lower() not in text]

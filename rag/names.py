@@ -15,6 +15,7 @@ from rag.asked import (
     proper_names,
     stated_numbers,
 )
+from rag.focus import offered_examples
 from rag.relevance import absent_terms, essential_words
 from rag.spelling import plain_spelling
 from rag.terms import dictionary_words, is_english, one_edit_away
@@ -36,8 +37,8 @@ class NameCheck:
                   answers: Collection[str] = ()) -> list[list[str]]:
         """For each paper, the names (rag.asked.proper_names), unheard terms of art and stated numbers
         (rag.asked.stated_numbers: "at 13.6 TeV", "the nu = 12/5 edge") of the question it never writes, nor spells
-        out; the corpus's common names, units and the ``answers`` a detail question offers
-        (rag.focus.answer_words: "which IMF", "(GRI, ABF, CRECK...)") aside. A yes/no check's names are a detail of
+        out; the corpus's common names, units, the ``answers`` a detail question offers (rag.focus.answer_words:
+        "which IMF", "(GRI, ABF, CRECK...)") and the examples of an answer offered (rag.focus.offered_examples) aside. A yes/no check's names are a detail of
         the papers the question names (``named``), and the topic of papers it does not ("Did SABRE South's data
         confirm the DAMA/LIBRA signal?", asked of the DAMA/LIBRA paper alone)."""
         unit = asked_unit(question)  # "in Myr": a unit the answer is in, no name
@@ -45,6 +46,9 @@ class NameCheck:
                  if not self.common(n) and n != unit and not measured_in(n, question)
                  and not any(n in (word, *re.split(r"[_()]", word)) for word in answers)]  # "sigma" of "sigma_8"
         names += self.unheard_terms(question, named)
+        # nor are the names offered as examples of the answer ("which laser system, e.g. OMEGA EP or PHELIX?")
+        offered = {word.lower() for name in offered_examples(question) for word in (name, *name.split())}
+        names = [name for name in names if name.lower() not in offered]
         numbers = [] if named and CLAIM_CHECK.search(question) or CLAIM_ASKED.search(question) else [
             n for n in stated_numbers(question) if not any(n in word for word in answers)]
         if not names and not numbers:

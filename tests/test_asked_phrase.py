@@ -34,3 +34,18 @@ def test_a_question_on_what_takes_a_role_is_answered_not_said_unstated(mathqa_ch
                              "replaces the intermediate subfactors?")
     assert answer.kind != "not_stated", answer.text
     assert answer.citations[0].paper.url.endswith("2511.13167")
+
+
+@pytest.mark.parametrize("question, asked", [
+    # "the X value" asks for X's value, a number; "a value" alone names no thing
+    ("very cold neutron interferometer: do they quote the diffraction efficiency value they achieved?",
+     "diffraction efficiency value"),
+    ("Kerr hyperspectral imaging paper: do they actually quote the n2 value they got for fused silica?", "n2 value"),
+    # an example offered ends the thing asked: "such as twisted bilayer graphene" is no part of it
+    ("Chern mosaic transport: did they name a specific moire material such as twisted bilayer graphene?",
+     "moire material"),
+])
+def test_a_thing_asked_whether_reported_is_read_before_its_value_or_example(question, asked):
+    details = asked_focus(question)
+    assert [detail.phrase for detail in details] == [asked]
+    assert details[0].wants_number == asked.endswith("value")

@@ -47,3 +47,21 @@ def test_a_detail_asked_whether_reported_is_quoted_when_the_abstract_states_it(s
                              "boxplot is motivated by?")
     assert answer.kind != "not_stated", answer.text
     assert "Error Rate" in answer.text and answer.citations[0].paper.url.endswith("2510.20259")
+
+
+@pytest.mark.parametrize("question", [
+    "martingale MMD two-sample test: which kernel did they use, e.g. Gaussian RBF or Laplace?",
+    "the martingale kernel two-sample test paper - what kernel (Gaussian? Laplacian? Matern?) is it run with?",
+])
+def test_examples_offered_of_a_detail_the_abstract_lacks_make_it_not_stated(statme_chat, question):
+    # the names offered are candidate answers, not the topic: none written, the detail is not stated, and their
+    # absence from the corpus hedges nothing
+    answer = statme_chat.ask(question)
+    assert answer.kind == "not_stated" and not answer.hedged, answer.text
+    assert answer.citations[0].paper.url.endswith("2510.11853")
+
+
+def test_an_example_offered_that_the_abstract_writes_is_quoted(statme_chat):
+    answer = statme_chat.ask("Unifying boxplots paper: the new adaptive boxplot controls which rate (FDR? FWER?)")
+    assert answer.kind != "not_stated", answer.text
+    assert "False Discovery Rate" in answer.text and answer.citations[0].paper.url.endswith("2510.20259")
