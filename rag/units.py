@@ -14,10 +14,22 @@ _ASKED_UNIT = re.compile(rf"(?<!\w)\(\s*(?:in\s+)?(?P<bracketed>{_UNIT})\s*\)"
                          rf"|\bin\s+(?P<after_in>(?=\S\S){_UNIT})(?=\s*[?,;)]|\s*$|\s+(?:is|was|are|were|did|do|does)\b)")
 
 
+# A unit asked in words ("in attoseconds", "in metres water equivalent", "(in microseconds)"): its SI prefix and base.
+_PREFIX_WORDS = {"atto": "a", "femto": "f", "pico": "p", "nano": "n", "micro": "µμu", "milli": "m", "centi": "c",
+                 "kilo": "k", "mega": "M", "giga": "G", "tera": "T"}
+_UNIT_WORDS = {"second": "s", "meter": "m", "metre": "m", "kelvin": "K", "hertz": "Hz", "electronvolt": "eV",
+               "tesla": "T", "watt": "W", "joule": "J", "gram": "g", "parsec": "pc", "percent": "%"}
+# as a symbol is: before the question's end or its verb ("in seconds of data" asks for no unit)
+_ASKED_UNIT_WORD = re.compile(rf"\bin\s+(?P<word>(?:{'|'.join(_PREFIX_WORDS)})?(?P<base>{'|'.join(_UNIT_WORDS)})s?)\b"
+                              r"(?=\s*[?,;)]|\s*$|\s+(?:is|was|are|were|did|do|does)\b)", re.I)
+
+
 def asked_unit(question: str) -> str:
-    """The unit the question asks a quantity in ("how large in µeV is the coupling?": "µeV"), or ""."""
-    match = _ASKED_UNIT.search(question)
-    return (match.group("bracketed") or match.group("after_in")) if match else ""
+    """The unit the question asks a quantity in ("how large in µeV is the coupling?": "µeV"; "how short, in
+    attoseconds?": "attoseconds"), or ""."""
+    if match := _ASKED_UNIT.search(question):
+        return match.group("bracketed") or match.group("after_in")
+    return match.group("word") if (match := _ASKED_UNIT_WORD.search(question)) else ""
 
 
 def measured_in(name: str, question: str) -> bool:
@@ -28,7 +40,13 @@ def measured_in(name: str, question: str) -> bool:
 
 def amount_in(unit: str) -> str:
     """A pattern for a number in the unit at any scale ("in Hz": "20 Hz", "1.2 mHz"), its micro as typed or in LaTeX
-    ("µeV", "μeV", "ueV", "$\\mu$eV")."""
+    ("µeV", "μeV", "ueV", "$\\mu$eV"); a unit asked in words, by its symbol or its words ("in attoseconds": "250 as",
+    "0.25 fs", "250 attoseconds")."""
+    if word := _ASKED_UNIT_WORD.fullmatch(f"in {unit}"):
+        symbol = _UNIT_WORDS[word.group("base").lower()]
+        spellings = "|".join(w for w, s in _UNIT_WORDS.items() if s == symbol)  # "metres" or "meters"
+        return (rf"\d\s*(?:\\,|~)?\s*(?:(?i:(?:{'|'.join(_PREFIX_WORDS)})?(?:{spellings})s?)\b"
+                rf"|(?:[{''.join(_PREFIX_WORDS.values())}]|\$?\\mu\$?\s*)?{re.escape(symbol)}(?![A-Za-z]))")
     base = unit[1:] if unit[0] in _SI_PREFIXES and unit[1:] in _BASE_UNITS else unit
     return rf"\d\s*(?:\\,|~)?\s*(?:[{_SI_PREFIXES}]|\$?\\mu\$?\s*)?{re.escape(base)}(?![A-Za-z])"
 

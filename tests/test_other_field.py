@@ -4,6 +4,7 @@ detail the abstract lacks is said not stated, a question naming another object i
 compared whole, and an ordinal of time is no paper reference."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -264,6 +265,30 @@ def test_the_unit_a_question_asks_in_is_read_in_any_field():
     assert asked_unit("what distance(s) do they propose?") == ""  # a plural mark
     assert asked_unit("how many samples held carbapenem-resistant A. baumannii?") == ""
     assert asked_unit("which papers model dengue in Brazil?") == ""
+
+
+@pytest.mark.parametrize("question, stated, unstated", [
+    # a unit asked in words is stated by a number in it, by symbol or in words, at any scale ("40 cm" in metres)
+    ("How short were the isolated pulses, in attoseconds?", ["pulses as short as 170 as", "pulses of 0.25 fs"],
+     ["pulses of a few cycles at 150 eV"]),
+    ("what localization accuracy in metres did the fibre setup reach?",
+     ["an accuracy of 2.5 m", "within 3 meters", "to 40 cm"], ["a precise localization along the fibre"]),
+    ("what latency overhead (in microseconds) did the node add?", ["adding 12 μs", "only 40 microseconds", "2 ms"],
+     ["a latency overhead small enough for 100 nodes"]),
+])
+def test_a_unit_asked_in_words_wants_a_number_in_it(question, stated, unstated):
+    from rag.units import amount_in, asked_unit
+
+    unit = asked_unit(question)
+    assert all(re.search(amount_in(unit), text) for text in stated)
+    assert not any(re.search(amount_in(unit), text) for text in unstated)
+
+
+def test_a_unit_word_inside_the_question_asks_no_unit():
+    from rag.units import asked_unit
+
+    assert asked_unit("what did they conclude in seconds of data from the first run?") == ""
+    assert asked_unit("did the signal decay in years of monitoring?") == ""
 
 
 def test_a_name_the_question_asks_to_be_told_is_no_topic_the_paper_must_write(astro_chat):
