@@ -211,6 +211,7 @@ SETS = {
     "csar": _field_set("csar", "csar_questions.jsonl", "csar"),
     "mathra": _field_set("mathra", "mathra_questions.jsonl", "mathra"),
     "accph": _field_set("accph", "accph_questions.jsonl", "accph"),
+    "statmech2": _field_set("statmech2", "statmech2_questions.jsonl", "statmech2"),
 }
 
 
