@@ -240,4 +240,5 @@ def offered_examples(question: str) -> list[str]:
     """The names the asker offers as examples of what they ask for ("which pose estimation model (e.g. MediaPipe,
     OpenPose)": ["MediaPipe", "OpenPose"]); the answer says which of them the abstract writes, if any."""
     spans = [m.group("after") or m.group("bracket") for m in _EXAMPLES_OFFERED.finditer(question)]
-    return list(dict.fromkeys(name for span in spans for part in span.split("/") for name in _OFFERED_NAME.findall(part)))
+    return list(dict.fromkeys(name for span in spans for part in span.split("/")
+                              for name in _OFFERED_NAME.findall(part)))

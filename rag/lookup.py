@@ -4,7 +4,7 @@ abstract lacks declared not stated; with an LLM, the LLM writes it from numbered
 from __future__ import annotations
 
 import re
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 
 from rag.asked import CLAIM_CHECK, coined_terms
 from rag.claims import NumberMismatch, check_claimed_numbers
@@ -150,7 +150,7 @@ class LookupWriter:
         own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
         return [sentence] if (sentence := introducing_sentence(paper, own)) else []
 
-    def unmentioned_names(self, question: str, paper: Paper, examples: list[str] = ()) -> list[DetailAsk]:
+    def unmentioned_names(self, question: str, paper: Paper, examples: Sequence[str] = ()) -> list[DetailAsk]:
         """For a claim checked of one paper ("Does PhyProbe use V-JEPA as its encoder?", "Is it true that it ran on
         Pythia?"), or a choice of names offered ("V-JEPA or VideoMAE?", the ``examples`` of "which pose model (e.g.
         MediaPipe, OpenPose)") none of which it writes: the models, datasets or tools it names that the paper's

@@ -38,9 +38,9 @@ class NameCheck:
         """For each paper, the names (rag.asked.proper_names), unheard terms of art and stated numbers
         (rag.asked.stated_numbers: "at 13.6 TeV", "the nu = 12/5 edge") of the question it never writes, nor spells
         out; the corpus's common names, units, the ``answers`` a detail question offers (rag.focus.answer_words:
-        "which IMF", "(GRI, ABF, CRECK...)") and the examples of an answer offered (rag.focus.offered_examples) aside. A yes/no check's names are a detail of
-        the papers the question names (``named``), and the topic of papers it does not ("Did SABRE South's data
-        confirm the DAMA/LIBRA signal?", asked of the DAMA/LIBRA paper alone)."""
+        "which IMF", "(GRI, ABF, CRECK...)") and the examples of an answer offered (rag.focus.offered_examples) aside.
+        A yes/no check's names are a detail of the papers the question names (``named``), and the topic of papers it
+        does not ("Did SABRE South's data confirm the DAMA/LIBRA signal?", asked of the DAMA/LIBRA paper alone)."""
         unit = asked_unit(question)  # "in Myr": a unit the answer is in, no name
         names = [n for n in proper_names(question, named) + self.corpus_names(question, named)
                  if not self.common(n) and n != unit and not measured_in(n, question)
