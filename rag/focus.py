@@ -227,10 +227,12 @@ def answer_words(question: str) -> set[str]:
     return offered | {part for word in offered for part in word.split("/")}
 
 
-# Examples the asker offers of what they ask for: "(e.g. MediaPipe, OpenPose)", "such as JUNO", "(NRLMSISE-00?
-# Jacchia?)", "(GRI, ABF, CRECK...)", "(SPT-100?)"; not a bracket of authors ("(Kunz, Mikhaliuk, Shnir)").
-_EXAMPLES_OFFERED = re.compile(r"\b(?:e\.g\.?|such\s+as|for\s+example)\s*,?\s*(?P<after>[^()?;]+)"
-                               r"|\((?P<bracket>[^()]*?\w\s*(?:\?|,[^()]*(?:\.\.\.|\u2026))[^()]*)\)", re.I)
+# Examples the asker offers of what they ask for: after "e.g." or "such as" ("(e.g. MediaPipe, OpenPose)", "such as
+# JUNO"), or a bracket of guesses or of a list left open ("(NRLMSISE-00? Jacchia?)", "(GRI, ABF, CRECK...)",
+# "(SPT-100?)"); not a bracket of authors ("(Kunz, Mikhaliuk, Shnir)").
+_EXAMPLES_LEAD = re.compile(r"\b(?:e\.g\.?|such\s+as|for\s+example)\s*,?\s*([^()?;]+)", re.I)
+_BRACKET = re.compile(r"\(([^()]*)\)")
+_GUESSED = re.compile(r"\w\s*\?")
 # A name among them: words with a capital ("CaF2", "1T-TaS2", "Hatano-Nelson", "OMEGA", "Simons Observatory").
 _NAME_WORD = r"(?<![\w-])(?=[\w.+-]*[A-Z])[A-Za-z0-9][\w.+-]*(?<![.-])"
 _OFFERED_NAME = re.compile(rf"{_NAME_WORD}(?:\s+{_NAME_WORD})*")
@@ -239,6 +241,13 @@ _OFFERED_NAME = re.compile(rf"{_NAME_WORD}(?:\s+{_NAME_WORD})*")
 def offered_examples(question: str) -> list[str]:
     """The names the asker offers as examples of what they ask for ("which pose estimation model (e.g. MediaPipe,
     OpenPose)": ["MediaPipe", "OpenPose"]); the answer says which of them the abstract writes, if any."""
-    spans = [m.group("after") or m.group("bracket") for m in _EXAMPLES_OFFERED.finditer(question)]
+    spans = _EXAMPLES_LEAD.findall(question) + [inside for inside in _BRACKET.findall(question)
+                                                 if _GUESSED.search(inside) or _left_open(inside)]
     return list(dict.fromkeys(name for span in spans for part in span.split("/")
                               for name in _OFFERED_NAME.findall(part)))
+
+
+def _left_open(listed: str) -> bool:
+    """Whether a bracket lists things and leaves the list open: a comma, then an ellipsis ("GRI, ABF, CRECK...")."""
+    comma = listed.find(",")
+    return comma >= 0 and max(listed.rfind("..."), listed.rfind("\u2026")) > comma
