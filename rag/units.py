@@ -14,7 +14,7 @@ _ASKED_UNIT = re.compile(rf"(?<!\w)\(\s*(?:in\s+)?(?P<bracketed>{_UNIT})\s*\)"
                          rf"|\bin\s+(?P<after_in>(?=\S\S){_UNIT})(?=\s*[?,;)]|\s*$|\s+(?:is|was|are|were|did|do|does)\b)")
 
 
-# A unit asked in words ("in attoseconds", "what accuracy in metres", "(in microseconds)"): its SI prefix and base,
+# A unit asked in words ("in attoseconds", "what accuracy in metres", "(in microseconds)"): its SI prefix and base;
 _PREFIX_WORDS = {"atto": "a", "femto": "f", "pico": "p", "nano": "n", "micro": "µμu", "milli": "m", "centi": "c",
                  "kilo": "k", "mega": "M", "giga": "G", "tera": "T"}
 _UNIT_WORDS = {"second": "s", "meter": "m", "metre": "m", "kelvin": "K", "hertz": "Hz", "electronvolt": "eV",
