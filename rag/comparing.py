@@ -232,6 +232,27 @@ class ComparisonWriter:
         written = [{w for w in words if mentions_term(w, stems(text))} for text in said]
         return pair if written[0] - written[1] and written[1] - written[0] else []
 
+    def named_and_nearest(self, question: str, named: str, filters: PaperFilters | None) -> list[str]:
+        """For a question setting the one paper it names beside another it only describes ("AMIGO and dorito ... what
+        does each do?"): the named paper and the paper nearest to the rest of the question, when that one is relevant
+        and stands PAIR_STANDS_OUT above the next; else none."""
+        rest = question
+        for start, end, pid in reversed(self.chat.catalog.mentions(question)):
+            if pid == named:
+                rest = f"{rest[:start]} {rest[end:]}"
+        scored = self.nearest_to_question(rest, frozenset({named}), filters)
+        if not scored or scored[0][1].relevance < self.judge.min_rel:
+            return []
+        second = scored[1][0] if len(scored) > 1 else 0.0
+        other = scored[0][1].paper
+        # the other paper writes a word of the question the named one never does: "how does its speed compare?"
+        # sets FBApro beside no paper
+        words = [w for w in topic_words(rest) if w not in ASPECT_WORDS]
+        said = [stems(" ".join([self.chat.catalog.papers[pid].text, *self.chat.catalog.papers[pid].authors]))
+                for pid in (named, other.paper_id)]
+        its_own = [w for w in words if mentions_term(w, said[1]) and not mentions_term(w, said[0])]
+        return [named, other.paper_id] if its_own and scored[0][0] - second >= PAIR_STANDS_OUT else []
+
     def authored_pair(self, question: str, filters: PaperFilters | None) -> list[str]:
         """The two papers of the authors the question cites (rag.catalog: "Inventar et al. had two ICRC proceedings ...
         how do they differ?", "Danchin posted two ... papers"), when those authors wrote two of the loaded papers, or

@@ -107,6 +107,8 @@ class PaperChatEngine:
         if not pair and intent.sets_side_by_side and len(plan.pinned) < 2 and plan.focus is None \
                 and not ONE_PAPER_ASK.search(question):
             pair = self.comparisons.complementary_pair(question, plan.pinned, filters)
+            if not pair and len(plan.pinned) == 1:
+                pair = self.comparisons.named_and_nearest(question, plan.pinned[0], filters)
         unloaded = self.lookups.unloaded_sides(question, plan.pinned)
         if unloaded and plan.focus is None and not plan.rewritten:  # a follow-up's rewrite names its earlier papers
             pair = self.comparisons.named_and_written(plan.pinned, unloaded, filters) or pair

@@ -17,10 +17,16 @@ _ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?)(?:(?:[,;.]\s*|\s+(?=and
 
 
 COMPARE_CUE = re.compile(
-    r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|contrast\w*|similarit\w*|in common|each (?:one|of them|paper)"
-    r"|relates?\s+to)\b"
-    # what is asked of each of them: "what does each report", "what do the X study and the Y paper each say"
-    r"|\b(?:does|do|did)\s+each\b|\beach\s+(?:say|says|said|report|reports|find|finds|found)\b"
+    r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|similarit\w*|in common|relates?\s+to"
+    r"|(?:dis)?agree\w*|contradict\w*|each other)\b"
+    # contrasting, not an image's contrast ("what raw contrast has PLACID achieved"): "contrast the two", "how do
+    # they contrast?", "contrast with", "contrasted two ..."
+    r"|\bcontrast(?:s|ed|ing)?\b(?=\s*(?:with|the|them|their|these|those|what|how|two|[?.!,;:]|$))"
+    # what is asked of each of them, not of each of a paper's things ("each cluster's sample"): "what does each
+    # report", "what do the X study and the Y paper each say", "what were they each trying to achieve", "what's each
+    # about?", "what each contributes"
+    r"|\b(?:does|do|did|they|these|those)\s+each\b|\beach(?:\s+(?:one|paper|of\s+(?:them|the\s+two)))?"
+    r"(?=\s*[?.!,;]|\s*$|\s+(?:is|was|does|did|do|about|say|said|report|find|found|use|[a-z]+s)\b)"
     # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
     r"|^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these\s+two))?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
     r"[^?]*\bor\b"

@@ -48,6 +48,36 @@ def test_a_question_asking_each_of_two_papers_compares_them(question):
     assert COMPARE_CUE.search(question)
 
 
+@pytest.mark.parametrize("question", [
+    "the Uranus probe workshop and the terraforming one: what were they each trying to achieve?",
+    "one says derivatives don't help, the other gets acceleration: do these contradict each other?",
+    "the two lithium papers: do they agree on whether the problem is stellar?",
+])
+def test_a_question_asking_whether_two_papers_agree_or_what_each_does_compares_them(question):
+    assert COMPARE_CUE.search(question)
+
+
+@pytest.mark.parametrize("question", [
+    "What raw contrast has the coronagraph achieved on sky so far?",  # an image's contrast, no contrasting
+    "How many SDSS galaxies were in each cluster's sample?",  # each of a paper's things, not of two papers
+])
+def test_a_contrast_measured_or_each_of_a_paper_s_things_sets_no_papers_side_by_side(question):
+    assert not COMPARE_CUE.search(question)
+
+
+def test_a_paper_named_beside_one_described_is_compared_with_it(astroim_chat):
+    # "PLACID" names one paper; the other is described ("the Kola adaptive optics simulations"), in no title
+    answer = astroim_chat.ask("PLACID and the Kola adaptive optics simulations: what were they each built for?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2510.23339", "2511.17488"}
+
+
+def test_a_paper_named_with_a_comparison_word_but_no_other_paper_stays_one_paper(astroim_chat):
+    answer = astroim_chat.ask("How does its speed compare, for CUBE2?")
+    assert answer.kind != "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2512.12629"}
+
+
 def test_one_paper_and_another_are_two_sides():
     assert described_sides("I remember one paper on prior choice for Gaussian process hyperparameters and another on "
                            "Fisher scoring for Matern smoothness. Do they agree on maximum likelihood?", []) == [

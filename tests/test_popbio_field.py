@@ -51,3 +51,18 @@ def test_a_paper_cited_by_its_first_author_is_compared(popbio_chat):
                              "ecological and engineering resilience?")
     assert answer.kind == "comparison", answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == {"2602.20702", "2606.13921"}
+
+
+def test_a_paper_named_beside_one_described_is_compared_with_it(popbio_chat):
+    # "CEI" names one paper; "the longitudinal Bayesian mixture model ..." describes the other
+    answer = popbio_chat.ask("CEI and the longitudinal Bayesian mixture model for expanding TCR clonotypes: do they "
+                             "agree on what to look for?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2601.20343", "2601.04536"}
+
+
+def test_a_named_paper_s_speed_compared_with_nothing_named_stays_one_paper(popbio_chat):
+    # the rest of the question ("what does it compute, how does its speed compare") describes no other paper
+    answer = popbio_chat.ask("What does FBApro compute, and how does its speed compare?")
+    assert answer.kind != "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2601.14577"}
