@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from rag.terms import ASKING_WORDS, singular_stem
+from rag.terms import ASKING_WORDS, dictionary_words, singular_stem
 from rag.types import DetailAsk
 from rag.units import amount_measured
 
@@ -236,15 +236,50 @@ _GUESSED = re.compile(r"\w\s*\?")
 # A name among them: words with a capital ("CaF2", "1T-TaS2", "Hatano-Nelson", "OMEGA", "Simons Observatory").
 _NAME_WORD = r"(?<![\w-])(?=[\w.+-]*[A-Z])[A-Za-z0-9][\w.+-]*(?<![.-])"
 _OFFERED_NAME = re.compile(rf"{_NAME_WORD}(?:\s+{_NAME_WORD})*")
+# A bracket likening the answer to names: "(like T7 and T8)", not "(like LCOE but per neutron)".
+_LIKE_NAMES = re.compile(rf"(?i:like)\s+{_NAME_WORD}(?:\s*(?:,|and|or)\s*{_NAME_WORD})*\s*\??")
 
 
 def offered_examples(question: str) -> list[str]:
     """The names the asker offers as examples of what they ask for ("which pose estimation model (e.g. MediaPipe,
-    OpenPose)": ["MediaPipe", "OpenPose"]); the answer says which of them the abstract writes, if any."""
+    OpenPose)": ["MediaPipe", "OpenPose"]; "which wearable device ...? empatica?": ["empatica"]); the answer says which
+    of them the abstract writes, if any."""
     spans = _EXAMPLES_LEAD.findall(question) + [inside for inside in _BRACKET.findall(question)
-                                                 if _GUESSED.search(inside) or _left_open(inside)]
-    return list(dict.fromkeys(name for span in spans for part in span.split("/")
-                              for name in _OFFERED_NAME.findall(part)))
+                                                 if _GUESSED.search(inside) or _left_open(inside)
+                                                 or _LIKE_NAMES.fullmatch(inside)]
+    named = [name for span in spans for part in span.split("/") for name in _OFFERED_NAME.findall(part)]
+    return list(dict.fromkeys(named + guessed_after_ask(question)))
+
+
+# Words of an ask, not of a guess at its answer ("? and T*?", "- whats the benefit?").
+_ASK_WORD = re.compile(r"\b(?:what|whats|which|how|who|whom|where|when|why|whether|did|do|does|is|are|was|were|can"
+                       r"|could|would|will|should|has|have|had|any|they|it|its|their|them|i|you|we|me|please|thanks?"
+                       r"|and|also|but|or)\b", re.I)
+_GUESS_ITEM = re.compile(r"\s*(?:,|/|\bor\b|\?|\.{3}|\u2026|\betc\b\.?)\s*", re.I)
+_VAGUE_GUESS = re.compile(r"^(?:something|anything|some|other|others|else|another)\b", re.I)
+
+
+def guessed_after_ask(question: str) -> list[str]:
+    """The guesses a question closes with after its "?" ("which wearable ...? empatica?", "...? acetone? ethanol?",
+    "...? benzene, toluene...?"): each a few words, none asking, one at least a name (not "? main focus?")."""
+    ask, mark, tail = _BRACKET.sub(" ", question).strip().partition("?")  # not a "?" of "(SPT-100?)"
+    if not mark or not tail.strip() or not tail.rstrip().endswith("?") or not _ASK_WORD.search(ask):
+        return []
+    items = [re.sub(r"^(?:(?:a|an|the|like|maybe|perhaps|probably|say)\s+)+", "", item.strip(" .'\""), flags=re.I)
+             for item in _GUESS_ITEM.split(tail.strip()[:-1]) if item.strip(" .'\"")]
+    if any(_ASK_WORD.search(item) or len(item.split()) > 4 for item in items):
+        return []
+    # a thing's name, not words of a further ask ("? main focus?"): a capital, a digit or a word no dictionary has
+    words = dictionary_words()
+    if not any(w[1:] != w[1:].lower() or any(c.isdigit() for c in w) or w.lower() not in words
+               for item in items for w in re.findall(r"[\w-]+", item)):  # "Only in simulations" is no name
+        return []
+    return [item for item in items if not _VAGUE_GUESS.match(item)]
+
+
+def writes_name(text: str, name: str) -> bool:
+    """Whether the text writes the name as a word; a short one in its case ("B" is no "b", "V" no "v")."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, 0 if len(name) < 4 else re.I) is not None
 
 
 def _left_open(listed: str) -> bool:

@@ -12,7 +12,7 @@ from rag.compare import introducing_sentence
 from rag.detail_answer import detail_answer, detail_support
 from rag.extractive import rank_sentences, refusal, states_amount
 from rag.find import PaperFinder, model_names
-from rag.focus import offered_examples
+from rag.focus import guessed_after_ask, offered_examples, writes_name
 from rag.intent import Intent
 from rag.judge import PaperJudge
 from rag.verdict import Verdict
@@ -44,6 +44,21 @@ _WHAT_IT_IS = re.compile(r"^\W*(?:tl;?dr\b|what(?:'s|\s+is|\s+are)\b|what\s+(?:d
                          r"|(?:give\s+(?:me\s+)?)?(?:an?\s+)?(?:overview|summary|summari[sz]e|describe)\b)", re.I)
 
 
+def stated_given_guesses(detail: DetailAsk, paper: Paper, sentences: list[tuple[str, object]], question: str,
+                         guesses: Sequence[str]) -> str | None:
+    """The sentence stating a detail, the asker's guesses at it deciding first: none written ("which filters (e.g. B,
+    V, R, I?)" of an abstract naming no filter), a sentence only mentioning filters does not state which; a guess
+    closing the question that the abstract writes ("which instrument ...? FORS2?") is answered by the sentence writing
+    it (a bracket may name the subject instead: "the five extensions (MinerBlock, AdGuard...)")."""
+    if detail.record or not guesses:
+        return detail_support(detail, paper, sentences)
+    if not any(writes_name(paper.text, name) for name in guesses):
+        return None
+    closing = [name for name in guessed_after_ask(question) if writes_name(paper.text, name)]
+    return detail_support(detail, paper, sentences) or next(
+        (text for text, _ in sentences if any(writes_name(text, name) for name in closing)), None)
+
+
 class LookupWriter:
     """Writes the answer to a question about one paper (or a few)."""
 
@@ -73,14 +88,13 @@ class LookupWriter:
             return refusal(hits, reason=gap)
         hits = chosen + [h for h in hits if h not in chosen]
         # the examples offered of the thing asked say what it is when the wording named no detail ("which density
-        # model (NRLMSISE-00? Jacchia?)"); a detail read ("which GPU model (A100, H100, ...)") is asked as it is, and a
-        # bracket may name the subject rather than the answer ("the five extensions (MinerBlock, AdGuard...)")
-        examples = [] if intent.details else offered_examples(question)
-        intent.details += self.unmentioned_names(question, chosen[0].paper, examples)
+        # model (NRLMSISE-00? Jacchia?)"), and whether a detail read is stated when it named one (stated_given_guesses)
+        examples = offered_examples(question)
+        intent.details += self.unmentioned_names(question, chosen[0].paper, [] if intent.details else examples)
         if intent.details:
             main = chosen[0]
             sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
-            found = [(d, detail_support(d, main.paper, sentences)) for d in intent.details]
+            found = [(d, stated_given_guesses(d, main.paper, sentences, question, examples)) for d in intent.details]
             missing = [d for d, s in found if s is None]
             stated = [(d, s) for d, s in found if s is not None]
             def not_stated() -> Answer:
