@@ -228,7 +228,11 @@ class PaperCatalog:
                 if size == 1:
                     if hits and not self._names_one_paper(span[0]):
                         hits = set()
-                    hits = hits | self._by_exact.get(span[0], set())
+                    # a name spelled as its paper spells it, unless many abstracts write it so: "ALMA", the name of
+                    # one ALMA survey, is the telescope a dozen other papers used
+                    if (exact := self._by_exact.get(span[0], set())) and \
+                            self._papers_writing(span[0], exact=True) <= MAX_PHRASE_PAPERS:
+                        hits = hits | exact
                 elif not hits and len(alias) >= MIN_FUZZY_CHARS:
                     hits = self._one_edit_from(alias)
                 end = words[start + size - 1].end()

@@ -6,7 +6,7 @@ is hedged, while the paper's own place, and a question typed in title case, are 
 import pytest
 
 from rag.terms import TermStats
-from tests.conftest import ingested_field
+from tests.conftest import REPO, ingested_field
 
 
 @pytest.fixture(scope="module")
@@ -55,3 +55,15 @@ def test_years_an_abstract_writes_are_its_topic_and_other_years_filter(qbio_chat
     assert study_period.citations[0].paper.paper_id == by_arxiv(qbio_chat, "2507.19553")
     other_years = qbio_chat.ask("Which papers from 2015 to 2017 study reservoirs?")
     assert other_years.refused and "No loaded paper is from 2015 to 2017." in other_years.text
+
+
+def test_a_name_many_abstracts_write_names_none_of_their_papers():
+    # real astro-ph.GA abstracts (tests/data/astroga): one paper is named "ALMA" after its title ("ALMA observation of
+    # ..."), but nine abstracts write ALMA, the telescope; "XRISM", written by one paper, names it
+    from rag.catalog import PaperCatalog
+    from store.parse import parse_file
+
+    catalog = PaperCatalog(parse_file(REPO / "tests" / "data" / "astroga" / "abstracts.jsonl").papers)
+    named = lambda question: [catalog.papers[pid].name for *_, pid in catalog.mentions(question)]  # noqa: E731
+    assert named("what mean dust emissivity index did the ALMA study of 21 IR-bright galaxies find?") == []
+    assert named("the XRISM Hydra-A velocity dispersion paper vs the CO study of type-2 quasars") == ["XRISM"]
