@@ -18,7 +18,7 @@ _ONE_THE_OTHER = re.compile(r"\bone\s+(?P<one>[^?.;:]+?)(?:(?:[,;.]\s*|\s+(?=and
 
 COMPARE_CUE = re.compile(
     r"\b(?:compar\w*|differ\w*|versus|vs\.?|both|unlike|similarit\w*|in common|relates?\s+to"
-    r"|(?:dis)?agree\w*|contradict\w*|each other)\b"
+    r"|(?:dis)?agree\w*|contradict\w*|each other|(?:they|these|those|two|both)\s+(?:\w+\s+)?relate[sd]?)\b"
     # contrasting, not an image's contrast ("what raw contrast has PLACID achieved"): "contrast the two", "how do
     # they contrast?", "contrast with", "contrasted two ..."
     r"|\bcontrast(?:s|ed|ing)?\b(?=\s*(?:with|the|them|their|these|those|what|how|two|[?.!,;:]|$))"

@@ -52,6 +52,8 @@ def test_a_question_asking_each_of_two_papers_compares_them(question):
     "the Uranus probe workshop and the terraforming one: what were they each trying to achieve?",
     "one says derivatives don't help, the other gets acceleration: do these contradict each other?",
     "the two lithium papers: do they agree on whether the problem is stellar?",
+    "the review on multiple stable states and the paper on hidden higher-order interactions. how do they relate?",
+    "the paravortex paper and the glue one: how are these two related?",
 ])
 def test_a_question_asking_whether_two_papers_agree_or_what_each_does_compares_them(question):
     assert COMPARE_CUE.search(question)
