@@ -278,8 +278,9 @@ def guessed_after_ask(question: str) -> list[str]:
 
 
 def writes_name(text: str, name: str) -> bool:
-    """Whether the text writes the name as a word; a short one in its case ("B" is no "b", "V" no "v")."""
-    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text, 0 if len(name) < 4 else re.I) is not None
+    """Whether the text writes the name as a word; a short one in its case ("B" is no "b"), not a number's start ("T8"
+    of "T8.9")."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-]|\.\d)", text, 0 if len(name) < 4 else re.I) is not None
 
 
 def _left_open(listed: str) -> bool:

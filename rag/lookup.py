@@ -183,10 +183,12 @@ class LookupWriter:
                  # an English compound ("AI-generated", "Chinese-English") names no model or dataset
                  and not all(part.lower() in words or is_common_acronym(part) for part in name.split("-"))]
         names += [name for name in examples if name not in names and not self.chat.catalog.named_in(name)]
-        if offered and not CLAIM_CHECK.search(question) and any(name.lower() in text for name in examples or names):
+        def written(name: str) -> bool:  # an example as its abstract's word ("B" filter, no "b", no author "B. Lee")
+            return writes_name(paper.text, name) if name in examples else name.lower() in text
+        if offered and not CLAIM_CHECK.search(question) and any(map(written, examples or names)):
             return []  # one of the names offered is the paper's: its sentence answers the choice
         return [DetailAsk(f"use of “{name}”", near, False, False, shape=rf"(?i:(?<!\w){re.escape(name)}(?!\w))")
-                for name in names if name.lower() not in text]
+                for name in names if not written(name)]
 
     def unloaded_sides(self, question: str, pinned: list[str]) -> list[str]:
         """The names a comparison sets against the one paper it names that are no loaded paper's ("Compare PatchKV

@@ -43,3 +43,10 @@ def test_a_guess_the_abstract_writes_is_answered_with_its_sentence(astroim_chat)
     answer = astroim_chat.ask("which instrument took the moonlit sky polarization data at Paranal? FORS2?")
     assert answer.kind != "not_stated" and "with FORS2 in imaging polarimetric mode" in answer.text, answer.text
     assert answer.citations[0].paper.url.endswith("2510.27308")
+
+
+def test_a_one_letter_guess_is_matched_as_the_abstract_writes_it(astroim_chat):
+    # "B" and "V" are filters the abstract would name; its authors' initials or any "b" inside a word are not them
+    answer = astroim_chat.ask("moonlit sky polarization at Cerro Paranal: which filters, e.g. B or V, were used?")
+    assert answer.kind == "not_stated", answer.text
+    assert answer.citations[0].paper.url.endswith("2510.27308")
