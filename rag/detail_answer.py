@@ -101,15 +101,15 @@ _COUNT_BREAK = r"(?!(?:from|of|in|at|with|by|for|to|on|and|or|among|across|per|t
 def _counts(low_text: str, term: str) -> bool:
     """Whether the text counts the term: a number up to six words before it, none of them a preposition or a
     conjunction ("398 disc galaxies", "eight old GCs" aside), or just after it ("patients (n = 248)")."""
-    return re.search(rf"\b{_COUNT}[\s-]+(?:{_COUNT_BREAK}[\w,-]+\s+){{0,6}}?{re.escape(term)}"
-                     rf"|{re.escape(term)}\w*\s*[(:,]?\s*(?:n\s*=\s*|of\s+)?\d", low_text) is not None
+    return re.search(rf"\b{_COUNT}[\s-]+(?:{_COUNT_BREAK}[\w,-]+\s+){{0,6}}?{_spelled(term)}"
+                     rf"|{_spelled(term)}\w*\s*[(:,]?\s*(?:n\s*=\s*|of\s+)?\d", low_text) is not None
 
 
 def _number_beside(low_text: str, term: str) -> bool:
     """Whether a number stands within six words after the term or four before it, and is no part of a compound
     ("a 1-parameter family")."""
     number = r"(?<![a-z\-])\d[\d.,]*(?!-?[a-z])"
-    word = rf"(?<![a-z]){re.escape(term)}{'s?' if len(term) <= 3 else '[a-z]*'}(?![a-z])"  # "b" is no "by"
+    word = rf"(?<![a-z]){_spelled(term)}{'s?' if len(term) <= 3 else '[a-z]*'}(?![a-z])"  # "b" is no "by"
     near = rf"{word}\W+(?:\S+\s+){{0,5}}?\S*?{number}|{number}\S*\s+(?:\S+\s+){{0,3}}?{word}"
     return re.search(near, low_text) is not None
 
@@ -117,7 +117,12 @@ def _number_beside(low_text: str, term: str) -> bool:
 def _has_term(low_text: str, term: str) -> bool:
     if len(term) <= 3:  # "lr", "gpu", "run": whole words only
         return re.search(rf"\b{re.escape(term)}s?\b", low_text) is not None
-    return term in low_text
+    return term in low_text or ("-" in term and re.search(_spelled(term), low_text) is not None)
+
+
+def _spelled(term: str) -> str:
+    """A pattern for the term as abstracts spell it, a hyphen or not: "mixing-length" is "mixing length"."""
+    return re.escape(term).replace(r"\-", r"[-\s]?")
 
 
 _PRIOR_WORK = re.compile(r"^\W*(?:however,?\s+)?(?:existing|prior|previous|current|conventional|traditional)\b"

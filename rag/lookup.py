@@ -52,9 +52,9 @@ def stated_given_guesses(detail: DetailAsk, paper: Paper, sentences: list[tuple[
     it (a bracket may name the subject instead: "the five extensions (MinerBlock, AdGuard...)")."""
     if detail.record or not guesses:
         return detail_support(detail, paper, sentences)
-    if not any(writes_name(paper.text, name) for name in guesses):
+    if not any(writes_name(f"{paper.title} {paper.text}", name) for name in guesses):
         return None
-    closing = [name for name in guessed_after_ask(question) if writes_name(paper.text, name)]
+    closing = [name for name in guessed_after_ask(question) if writes_name(f"{paper.title} {paper.text}", name)]
     return detail_support(detail, paper, sentences) or next(
         (text for text, _ in sentences if any(writes_name(text, name) for name in closing)), None)
 
@@ -183,8 +183,8 @@ class LookupWriter:
                  # an English compound ("AI-generated", "Chinese-English") names no model or dataset
                  and not all(part.lower() in words or is_common_acronym(part) for part in name.split("-"))]
         names += [name for name in examples if name not in names and not self.chat.catalog.named_in(name)]
-        def written(name: str) -> bool:  # an example as its abstract's word ("B" filter, no "b", no author "B. Lee")
-            return writes_name(paper.text, name) if name in examples else name.lower() in text
+        def written(name: str) -> bool:  # an example as the paper's word ("B" filter, no "b", no author "B. Lee")
+            return writes_name(f"{paper.title} {paper.text}", name) if name in examples else name.lower() in text
         if offered and not CLAIM_CHECK.search(question) and any(map(written, examples or names)):
             return []  # one of the names offered is the paper's: its sentence answers the choice
         return [DetailAsk(f"use of “{name}”", near, False, False, shape=rf"(?i:(?<!\w){re.escape(name)}(?!\w))")

@@ -1962,3 +1962,22 @@ def test_llm_condenses_a_follow_up_before_answering(llm_chat):
     assert answer.rewritten == "Which models and cluster sizes was PipeFSDP evaluated on?"
     assert _cited(answer) == [PIPEFSDP]
     _assert_quotes_verbatim(answer)
+
+
+@pytest.mark.parametrize("question, stated", [
+    ("Which mixing-length parameter did the stellar models use?", "We adopt a mixing length parameter of 1.8."),
+    ("What thick-disc scale height do they fit?", "The thick disc scale height is h_z = 0.64 kpc."),
+])
+def test_a_hyphenated_detail_is_found_spelled_with_a_space(question, stated):
+    """An abstract may spell the asker's "mixing-length" as "mixing length": the detail is stated either way (in a
+    corpus outside machine learning, whose tables do not apply)."""
+    from rag.acronyms import tables_apply
+    from rag.detail_answer import detail_support
+    from rag.details import asked_details
+    from store.paper import Paper
+
+    sentences = [("We compute gravity-darkening exponents for stellar models.", None), (stated, None)]
+    paper = Paper("p", "Exponents", "Exponents", "", " ".join(t for t, _ in sentences), "f.txt", 0)
+    with tables_apply(False):
+        details = asked_details(question)
+    assert details and all(detail_support(d, paper, sentences) == stated for d in details)
