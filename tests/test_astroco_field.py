@@ -23,11 +23,12 @@ def test_two_sides_found_decisively_are_the_compared_pair(astroco_chat):
 
 def test_names_two_papers_write_between_them_ask_of_both(astroco_chat):
     # "CSST" is written by the emulator extension (and two GW papers), "COLA" by the COLA paper, neither by the other;
-    # "each" sets them side by side in no comparison wording, so the pair is said to be only a reading of the question
+    # "what do ... each do" sets them side by side, and the short side "the COLA paper" finds its paper only as the
+    # closest, so the comparison is hedged
     answer = astroco_chat.ask("What do the CSST emulator work and the COLA paper each do for w0wa dark energy?")
     assert answer.kind == "comparison", answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == {"2510.09503", "2510.14888"}, answer.text
-    assert answer.hedged and "never mentions “CSST”" in answer.text, answer.text
+    assert answer.hedged and "the closest" in answer.text, answer.text
 
 
 def test_papers_cited_by_their_authors_are_compared(astroco_chat):
