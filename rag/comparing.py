@@ -226,11 +226,15 @@ class ComparisonWriter:
         pair = self.standing_pair(question, filters)
         if len(pair) < 2 or not set(pinned) <= set(pair):
             return []
-        words = [w for w in topic_words(question) if w not in ASPECT_WORDS]
-        # its authors' names are its words too: "furusho et al on ... vs Kawamura's dimorphic transportation paper"
-        said = [" ".join([self.chat.catalog.papers[pid].text, *self.chat.catalog.papers[pid].authors]) for pid in pair]
-        written = [{w for w in words if mentions_term(w, stems(text))} for text in said]
+        written = self.words_each_writes(question, pair)
         return pair if written[0] - written[1] and written[1] - written[0] else []
+
+    def words_each_writes(self, question: str, pair: list[str]) -> list[set[str]]:
+        """The question's topic words (aspect words aside) each paper of the pair writes; its authors' names are its
+        words too: "furusho et al on ... vs Kawamura's dimorphic transportation paper"."""
+        words = [w for w in topic_words(question) if w not in ASPECT_WORDS]
+        said = [" ".join([self.chat.catalog.papers[pid].text, *self.chat.catalog.papers[pid].authors]) for pid in pair]
+        return [{w for w in words if mentions_term(w, stems(text))} for text in said]
 
     def named_and_nearest(self, question: str, named: str, filters: PaperFilters | None) -> list[str]:
         """For a question setting the one paper it names beside another it only describes ("AMIGO and dorito ... what
@@ -244,14 +248,11 @@ class ComparisonWriter:
         if not scored or scored[0][1].relevance < self.judge.min_rel:
             return []
         second = scored[1][0] if len(scored) > 1 else 0.0
-        other = scored[0][1].paper
+        pair = [named, scored[0][1].paper.paper_id]
         # the other paper writes a word of the question the named one never does: "how does its speed compare?"
         # sets FBApro beside no paper
-        words = [w for w in topic_words(rest) if w not in ASPECT_WORDS]
-        said = [stems(" ".join([self.chat.catalog.papers[pid].text, *self.chat.catalog.papers[pid].authors]))
-                for pid in (named, other.paper_id)]
-        its_own = [w for w in words if mentions_term(w, said[1]) and not mentions_term(w, said[0])]
-        return [named, other.paper_id] if its_own and scored[0][0] - second >= PAIR_STANDS_OUT else []
+        written = self.words_each_writes(rest, pair)
+        return pair if written[1] - written[0] and scored[0][0] - second >= PAIR_STANDS_OUT else []
 
     def authored_pair(self, question: str, filters: PaperFilters | None) -> list[str]:
         """The two papers of the authors the question cites (rag.catalog: "Inventar et al. had two ICRC proceedings ...

@@ -52,9 +52,10 @@ def stated_given_guesses(detail: DetailAsk, paper: Paper, sentences: list[tuple[
     it (a bracket may name the subject instead: "the five extensions (MinerBlock, AdGuard...)")."""
     if detail.record or not guesses:
         return detail_support(detail, paper, sentences)
-    if not any(writes_name(f"{paper.title} {paper.text}", name) for name in guesses):
+    said = f"{paper.title} {paper.text}"
+    if not any(writes_name(said, name) for name in guesses):
         return None
-    closing = [name for name in guessed_after_ask(question) if writes_name(f"{paper.title} {paper.text}", name)]
+    closing = [name for name in guessed_after_ask(question) if writes_name(said, name)]
     return detail_support(detail, paper, sentences) or next(
         (text for text, _ in sentences if any(writes_name(text, name) for name in closing)), None)
 
