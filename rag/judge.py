@@ -282,9 +282,10 @@ class PaperJudge:
             answers = answer_words(question) if intent.details else ()
             self.hedge_other_names(question, verdict, named=named, answers=answers)
             # a detail asked of one paper ("what CO-to-H2 factor did they assume?") is that paper's to state or not;
-            # an LLM reads the candidates itself
+            # a paper named beside a name only another paper writes ("the Usutu virus model for Germany and the M-SDT
+            # dengue model") is one of two; an LLM reads the candidates itself
             side_by_side = intent.kind is QuestionKind.COMPARISON or intent.sets_side_by_side
-            if verdict.hedged and not named and (side_by_side or not intent.details) and not self.chat.has_llm:
+            if verdict.hedged and (side_by_side or not intent.details) and not self.chat.has_llm:
                 self.find_pair(question, verdict, answers)
         return verdict
 

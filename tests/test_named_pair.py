@@ -1,0 +1,36 @@
+"""A paper named beside a name only another paper writes (real q-bio abstracts, tests/data/qbio4): "M-SDT and the Usutu
+virus spread model" are two papers, M-SDT (dengue in Ahmedabad) never writing "Usutu". The pair is compared, hedged,
+as the judge pairs unnamed papers writing the question's names between them."""
+
+import pytest
+
+from tests.conftest import ingested_field
+
+
+@pytest.fixture(scope="module")
+def qbio4_chat(tmp_path_factory):
+    return ingested_field(tmp_path_factory, "qbio4")
+
+
+def cited_ids(answer):
+    return {c.paper.url.rsplit("/", 1)[-1] for c in answer.citations}
+
+
+@pytest.mark.parametrize("question", [
+    "M-SDT and the Usutu virus spread model - what climate inputs do they use?",
+    "The M-SDT dengue model for Ahmedabad and the Usutu virus diffusion model for Germany: how do they treat "
+    "temperature?",
+])
+def test_a_named_paper_and_a_name_only_another_paper_writes_are_compared(qbio4_chat, question):
+    answer = qbio4_chat.ask(question)
+    assert answer.kind == "comparison", answer.text
+    assert {"2605.17975", "2605.03146"} <= cited_ids(answer)  # M-SDT, the Usutu virus diffusion model
+    # read as on both because one never writes the other's name, which the answer says first
+    assert answer.hedged and answer.text.startswith("**M-SDT** never mentions"), answer.text
+
+
+def test_a_subject_the_named_paper_never_writes_stays_hedged(qbio4_chat):
+    # asked of M-SDT alone about a virus it never mentions: never answered as if M-SDT were on it
+    answer = qbio4_chat.ask("What climate inputs does M-SDT use for Usutu virus in Germany?")
+    assert answer.hedged, answer.text
+    assert "2605.17975" in cited_ids(answer)
