@@ -105,7 +105,9 @@ _EMBEDDED_QUESTION = re.compile(r"\w\s+(?:how|what|why|whether|where|when|claimi
 _PAPER_NOUN = re.compile(
     r"\b(?:paper|work|study|studies|method|approach|framework|benchmark|dataset|model|analysis|system|architecture"
     r"|algorithm|technique|survey|theory|evaluator|planner|agent|defen[cs]e|attack|metric|encoder|network|one"
-    r"|proposal|pipeline|policy|module|formulation|reformulation|paradigm|thing|tool|trick)s?\b",
+    r"|proposal|pipeline|policy|module|formulation|reformulation|paradigm|thing|tool|trick"
+    # what any field calls a paper: "Ding's review of ...", "the Tjandra & Singh essay on ..."
+    r"|review|essay|article|note|thesis|preprint|letter)s?\b",
     re.I,
 )
 
@@ -118,6 +120,9 @@ _LEAD_IN = re.compile(r":|\s[\u2014\u2013]+\s|\s-{1,2}\s|,\s+(?=(?:the|a|an|this
 _DESCRIPTION_START = re.compile(r"^(?:(?i:the|a|an|that|this|those|these|work|paper|papers|study)\b"
                                 # or whose it is: "Wheeler's isoperimetric paper", "ATLAS's first ttHH search"
                                 r"|[A-Z][\w-]*['\u2019]s\s)")
+# A paper described by whose it is, with a word saying it is a paper: "Heng-Tong Ding's review of ...", "his group's
+# HISQ paper" (without that word, such a phrase is a side only set against another by "vs").
+_OWNED_PAPER_START = re.compile(r"^(?:(?:[A-Z][\w.-]*\s+){1,2}[A-Z][\w-]*['\u2019]s|(?i:his|her|their))\s")
 
 
 # "the other (one)", "the latter": a reference to a side already given, not a description of another.
@@ -296,7 +301,7 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
         pieces.append((pos, sep.start(), sep.group()))
         pos = sep.end()
     pieces.append((pos, len(text), ""))
-    sides, carry, before, in_clause = [], "", "", False
+    sides, carry, before, in_clause, side_just_read = [], "", "", False, False
     for start, end, sep in pieces:
         piece, before_versus = text[start:end], before
         # "X vs Y": the words just before "vs" and those just after it ("... gains in-distribution versus
@@ -304,8 +309,15 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
         versus_after, versus_before = bool(_VERSUS.search(f" {sep} ")), bool(_VERSUS.search(f" {before} "))
         before = sep
         if any(a < end and b > start for a, b in named_spans):
-            carry = ""
+            carry, side_just_read = "", False
             continue
+        if versus_after and sides and side_just_read and not carry and len(piece.split()) == 1 \
+                and before_versus.strip().lower() == "and":
+            # "Ding's review of lattice QCD at finite T and density versus his group's HISQ paper": the "and" is the
+            # first side's, the word before "versus" ends it
+            sides[-1] = f"{sides[-1]} and {piece.strip()}"
+            continue
+        side_just_read = False
         piece = _SIDE_LEAD.sub("", carry + piece)
         lead_in = next((m for m in reversed(list(_LEAD_IN.finditer(piece)))
                         if _DESCRIPTION_START.search(_SIDE_LEAD.sub("", piece[m.end():].strip()))), None)
@@ -322,7 +334,7 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
         closing_aside = cut is not None and cut.group().strip() == "(" and re.fullmatch(r"\s\([^()]*\)\W*", piece[cut.start():])
         ended, bracket_open = cut is not None and not closing_aside, piece.count("(") > piece.count(")")
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
-        described = (paper_noun.search(piece) and _DESCRIPTION_START.search(piece)
+        described = (paper_noun.search(piece) and (_DESCRIPTION_START.search(piece) or _OWNED_PAPER_START.search(piece))
                      and not _BACK_REFERENCE.search(piece) and not _PRIOR_WORK.search(piece))
         adjacent = versus_before or (versus_after and not ended)
         # "X vs Y" needs no "the ... paper"; but after two papers named, "which are benchmarks versus learned
@@ -337,6 +349,7 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
         in_clause = False
         if len(piece.split()) >= 2 and (described or bare):
             sides.append(re.sub(r"^(?:the|a|an|that|this)\s+", "", piece, flags=re.I))
+            side_just_read = True
             # its clause, or its bracket, goes on: "the paper on how visual info flows (direct vs text-mediated)"
             in_clause = bracket_open or (not ended and _RELATIVE_CLAUSE.search(piece) is not None)
             carry = ""

@@ -129,3 +129,22 @@ def test_a_list_on_a_topic_written_with_vs_stays_a_list(seed_chat):
     # for papers itself
     answer = seed_chat.ask("any papers here on memorization vs generalization in generative models (LLMs or diffusion)?")
     assert answer.kind == "which", answer.text
+
+
+@pytest.mark.parametrize("question, sides", [
+    # a paper called what any field calls one, described by whose it is
+    ("Mei-Ling Zhou's review of dark matter halos and subhalos versus her group's N-body paper on tidal streams - what "
+     "does each cover?", ["Mei-Ling Zhou's review of dark matter halos and subhalos",
+                          "her group's N-body paper on tidal streams"]),
+    ("difference between the okafor essay on background independence and their thesis on affine gauge gravity?",
+     ["okafor essay on background independence", "their thesis on affine gauge gravity"]),
+])
+def test_a_review_essay_or_thesis_described_by_whose_it_is_is_a_side(question, sides):
+    assert described_sides(question, []) == sides
+
+
+def test_a_description_set_against_another_by_vs_needs_no_paper_word():
+    # "Pedro Gil's ... optimization" says no "paper", but "vs" sets it beside the other side
+    assert described_sides("Pedro Gil's stochastic single-stage stellarator optimization vs the EPOS buildable "
+                           "stellarator design - what does each optimize?", []) == [
+        "Pedro Gil's stochastic single-stage stellarator optimization", "EPOS buildable stellarator design"]
