@@ -27,6 +27,8 @@ COMPARE_CUE = re.compile(
     # about?", "what each contributes"
     r"|\b(?:does|do|did|they|these|those)\s+each\b|\beach(?:\s+(?:one|paper|of\s+(?:them|the\s+two)))?"
     r"(?=\s*[?.!,;]|\s*$|\s+(?:is|was|does|did|do|about|say|said|report|find|found|use|[a-z]+s)\b)"
+    # which paper is which: "which one is a concrete theory and which is conceptual?"
+    r"|\bwhich(?:\s+(?:one|paper)\s+\w+|\s+(?:is|was|does|did|has|uses?))\b[^?]*\b(?:and|while|whereas)\s+which\b"
     # a choice between papers: "Which is more theoretical, the hyper-connections paper or PhysDNet?"
     r"|^\W*which(?:\s+one|\s+of\s+(?:them|the\s+two|these\s+two))?\s+(?:is|was|has|does|did|uses?|needs?|came)\b"
     r"[^?]*\bor\b"

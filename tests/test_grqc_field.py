@@ -4,6 +4,7 @@ two papers counted that no paper surely answers are compared as the closest."""
 
 import pytest
 
+from rag.sides import COMPARE_CUE
 from tests.conftest import ingested_field
 
 
@@ -48,3 +49,21 @@ def test_a_side_written_as_a_symbol_is_compared(grqc_chat):
                            "does either prefer LCDM?")
     assert answer.kind == "comparison", answer.text
     assert {c.paper.url[-10:] for c in answer.citations} == {"2507.05975", "2508.13260"}
+
+
+@pytest.mark.parametrize("question", [
+    "The affine gauge theory of gravity and the essay on background independence by Tjandra and Singh: which is a "
+    "concrete theory and which is philosophical?",
+    "Tjandra's affine gauge theory and the diffeomorphism invariance essay - which one builds a theory and which one "
+    "argues about concepts?",
+])
+def test_asking_which_paper_is_which_compares_both(grqc_chat, question):
+    answer = grqc_chat.ask(question)
+    assert answer.kind == "comparison", answer.text
+    assert {"2509.26410", "2509.26450"} <= {c.paper.url.rsplit("/", 1)[-1] for c in answer.citations}
+
+
+def test_which_of_one_papers_things_is_which_sets_no_papers_side_by_side():
+    # a choice among a paper's datasets, not between papers
+    assert not COMPARE_CUE.search("In the affine gauge paper, which datasets are used for training and which for "
+                                  "testing?")
