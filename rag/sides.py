@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 
-# A described side of at most SHORT_SIDE_WORDS words is searched for with the SIDE_CONTEXT_WORDS words before it.
-SHORT_SIDE_WORDS = 3
+from rag.terms import question_terms
 
-
+# A side described as "one ..., the other ..." is searched for with the SIDE_CONTEXT_WORDS words said of both before it.
 SIDE_CONTEXT_WORDS = 12
 
 
@@ -227,10 +226,11 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
     # "one plugs a module into ..., the other gives the model tools": the two descriptions, when no paper is named
     if not mentions and (pair := _ONE_THE_OTHER.search(question)):
         sides = [pair.group("one").strip(), pair.group("other").strip()]
-        # "Two papers discuss memorization vs generalization, one for language models and one for diffusion models":
-        # sides this short are found with what the question says of both
+        # each side is found with what the question says of both: "Two papers discuss memorization vs generalization,
+        # one for language models and one for diffusion models", "Two papers imaged WR 137 with the NIRISS aperture
+        # masking interferometer. One uses a regularised max-likelihood framework, the other ..."
         context = " ".join(_said_of_both(question[:pair.start()]).split()[-SIDE_CONTEXT_WORDS:])
-        if context and min(len(side.split()) for side in sides) <= SHORT_SIDE_WORDS:
+        if question_terms(context):  # not a bare "I remember"
             sides = [f"{context} {side}" for side in sides]
         return sides
     text = _COMPARE_WITH.sub(lambda m: _split_at(m.group(1), m.group()), question)

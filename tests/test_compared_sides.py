@@ -5,6 +5,7 @@ compares A and B, though its lead reads like a search for a list."""
 import pytest
 
 from rag.sides import COMPARE_CUE, described_sides
+from tests.conftest import ingested_field
 
 
 def test_a_decimal_point_does_not_end_a_side():
@@ -148,3 +149,28 @@ def test_a_description_set_against_another_by_vs_needs_no_paper_word():
     assert described_sides("Pedro Gil's stochastic single-stage stellarator optimization vs the EPOS buildable "
                            "stellarator design - what does each optimize?", []) == [
         "Pedro Gil's stochastic single-stage stellarator optimization", "EPOS buildable stellarator design"]
+
+
+@pytest.fixture(scope="module")
+def supcon_chat(tmp_path_factory):
+    return ingested_field(tmp_path_factory, "supcon")
+
+
+def cited_ids(answer):
+    return {c.paper.url.rsplit("/", 1)[-1] for c in answer.citations}
+
+
+# each side says only what its paper does or is on; what both are about is said before them
+def test_one_and_the_other_are_found_with_what_is_said_of_both(astroim_chat):
+    answer = astroim_chat.ask("Two papers imaged the dusty WR binary WR 137 with the NIRISS aperture masking "
+                              "interferometer. One uses a regularised max-likelihood framework, the other borrows radio "
+                              "techniques (self-cal + CLEAN). How do their approaches differ?")
+    assert answer.kind == "comparison", answer.text
+    assert cited_ids(answer) == {"2510.10924", "2510.13502"}
+
+
+def test_one_and_one_more_are_found_with_the_topic_said_first(supcon_chat):
+    answer = supcon_chat.ask("there are two review articles on RP nickelates, one focusing on thin films and one on "
+                             "strong-coupling Hund's-rule-assisted pairing. what does each emphasize?")
+    assert answer.kind == "comparison", answer.text
+    assert cited_ids(answer) == {"2604.18385", "2604.20613"}
