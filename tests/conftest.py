@@ -32,6 +32,11 @@ def ingested_field(tmp_path_factory, name: str):
     return chat
 
 
+def cited_ids(answer) -> set[str]:
+    """The arXiv ids of the papers an answer cites."""
+    return {c.paper.url.rsplit("/", 1)[-1] for c in answer.citations}
+
+
 @pytest.fixture(scope="session")
 def mathqa_chat(tmp_path_factory):
     """The math.QA papers of tests/data/mathqa, shared by the files that ask them."""

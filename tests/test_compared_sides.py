@@ -5,7 +5,7 @@ compares A and B, though its lead reads like a search for a list."""
 import pytest
 
 from rag.sides import COMPARE_CUE, described_sides
-from tests.conftest import ingested_field
+from tests.conftest import cited_ids, ingested_field
 
 
 def test_a_decimal_point_does_not_end_a_side():
@@ -154,10 +154,6 @@ def test_a_description_set_against_another_by_vs_needs_no_paper_word():
 @pytest.fixture(scope="module")
 def supcon_chat(tmp_path_factory):
     return ingested_field(tmp_path_factory, "supcon")
-
-
-def cited_ids(answer):
-    return {c.paper.url.rsplit("/", 1)[-1] for c in answer.citations}
 
 
 # each side says only what its paper does or is on; what both are about is said before them

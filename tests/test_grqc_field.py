@@ -5,7 +5,7 @@ two papers counted that no paper surely answers are compared as the closest."""
 import pytest
 
 from rag.sides import COMPARE_CUE
-from tests.conftest import ingested_field
+from tests.conftest import cited_ids, ingested_field
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def test_a_side_written_as_a_symbol_is_compared(grqc_chat):
 def test_asking_which_paper_is_which_compares_both(grqc_chat, question):
     answer = grqc_chat.ask(question)
     assert answer.kind == "comparison", answer.text
-    assert {"2509.26410", "2509.26450"} <= {c.paper.url.rsplit("/", 1)[-1] for c in answer.citations}
+    assert {"2509.26410", "2509.26450"} <= cited_ids(answer)
 
 
 def test_which_of_one_papers_things_is_which_sets_no_papers_side_by_side():

@@ -4,16 +4,12 @@ as the judge pairs unnamed papers writing the question's names between them."""
 
 import pytest
 
-from tests.conftest import ingested_field
+from tests.conftest import cited_ids, ingested_field
 
 
 @pytest.fixture(scope="module")
 def qbio4_chat(tmp_path_factory):
     return ingested_field(tmp_path_factory, "qbio4")
-
-
-def cited_ids(answer):
-    return {c.paper.url.rsplit("/", 1)[-1] for c in answer.citations}
 
 
 @pytest.mark.parametrize("question", [
