@@ -230,7 +230,7 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
         # one for language models and one for diffusion models", "Two papers imaged WR 137 with the NIRISS aperture
         # masking interferometer. One uses a regularised max-likelihood framework, the other ..."
         context = " ".join(_said_of_both(question[:pair.start()]).split()[-SIDE_CONTEXT_WORDS:])
-        if question_terms(context):  # not a bare "I remember"
+        if any(w not in GROUP_COUNTS for w in question_terms(context)):  # a topic, not "I remember", "two papers:"
             sides = [f"{context} {side}" for side in sides]
         return sides
     text = _COMPARE_WITH.sub(lambda m: _split_at(m.group(1), m.group()), question)
