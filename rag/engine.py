@@ -155,7 +155,7 @@ class PaperChatEngine:
         first, second = (hit.paper for hit in verdict.pair)
         answer = yield from self.comparisons.write(question, [first.paper_id, second.paper_id], k, filters,
                                                    intent.details)
-        if intent.kind is not QuestionKind.COMPARISON and not intent.sets_side_by_side or pinned:
+        if (intent.kind is not QuestionKind.COMPARISON and not intent.sets_side_by_side) or pinned:
             # asked as of one paper, or of the paper it names: none is all it asks
             answer.hedged = True
             answer.lead_with(f"**{first.name}** never mentions “{verdict.unwritten[0]}”, which **{second.name}** "
