@@ -184,8 +184,10 @@ class LookupWriter:
                  # an English compound ("AI-generated", "Chinese-English") names no model or dataset
                  and not all(part.lower() in words or is_common_acronym(part) for part in name.split("-"))]
         names += [name for name in examples if name not in names and not self.chat.catalog.named_in(name)]
+        said = f"{paper.title} {paper.text}"
+
         def written(name: str) -> bool:  # an example as the paper's word ("B" filter, no "b", no author "B. Lee")
-            return writes_name(f"{paper.title} {paper.text}", name) if name in examples else name.lower() in text
+            return writes_name(said, name) if name in examples else name.lower() in text
         if offered and not CLAIM_CHECK.search(question) and any(map(written, examples or names)):
             return []  # one of the names offered is the paper's: its sentence answers the choice
         return [DetailAsk(f"use of “{name}”", near, False, False, shape=rf"(?i:(?<!\w){re.escape(name)}(?!\w))")
