@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
+from rag.series import SeriesParts
 from rag.spelling import plain_spelling
 from rag.terms import dictionary_words
 from store.paper import Paper
@@ -167,6 +168,7 @@ class PaperCatalog:
         self._by_first_author: dict[str, set[str]] = defaultdict(set)  # surname, lower case
         self._by_author: dict[str, set[str]] = defaultdict(set)  # any author's surname (surname_key)
         self._by_full_name: dict[str, set[str]] = defaultdict(set)  # any author's full name (full_name_key)
+        self._series: SeriesParts | None = None  # lazy
         self.add(papers)
 
     def add(self, papers: Iterable[Paper]) -> None:
@@ -190,6 +192,7 @@ class PaperCatalog:
         self._normalised_texts.clear()
         self._lower_texts.clear()
         self._by_deletion.clear()
+        self._series = None
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -250,6 +253,10 @@ class PaperCatalog:
         for start, end, papers in self.cited_authors(text):  # "Sharma & Lesgourgues": the one paper both wrote
             if len(papers) == 1:
                 found.setdefault(next(iter(papers)), (start, end))
+        if self._series is None:
+            self._series = SeriesParts(self.papers.values())
+        for start, end, pid in self._series.named(text):  # "part III ... beyond part II" of a series
+            found.setdefault(pid, (start, end))
         for slot in _NAME_SLOT.finditer(text):
             for group in ("alone", "left", "right"):
                 for pid in self._by_exact_lower.get((slot.group(group) or "").lower(), ()):

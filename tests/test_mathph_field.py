@@ -1,10 +1,11 @@
 """PaperChat on mathematical-physics papers (real arXiv math-ph abstracts, tests/data/mathph): a number word joined to
 the topic ("the eight-vertex model") states its setting as digits do, so the six-vertex paper is only the closest; an
-author's name typed without its accent ("Raquepas") is the name the paper writes ("Raquépas")."""
+author's name typed without its accent ("Raquepas") is the name the paper writes ("Raquépas"); "part II" of a series
+is the paper its title numbers so."""
 
 import pytest
 
-from tests.conftest import ingested_field
+from tests.conftest import cited_ids, ingested_field
 
 
 @pytest.fixture(scope="module")
@@ -30,3 +31,16 @@ def test_an_author_typed_without_the_accent_is_the_papers_author(mathph_chat):
                              "whose classic assumptions are they working close to?")
     assert not answer.hedged and not answer.refused, answer.text
     assert answer.citations[0].paper.url.endswith(specific_energy)
+
+def test_two_parts_of_a_series_are_compared(mathph_chat):
+    # "BC Toda chain I: reflection operator and eigenfunctions", "BC Toda chain II: symmetries. Dual picture"
+    answer = mathph_chat.ask("BC Toda chain: what does part II establish beyond part I?")
+    assert answer.kind == "comparison", answer.text
+    assert {"2603.16380", "2603.16387"} <= cited_ids(answer)
+
+
+def test_one_part_of_a_series_is_that_paper(mathph_chat):
+    answer = mathph_chat.ask("In part II of the BC Toda chain series, what do the authors prove about Baxter operators?")
+    assert not answer.refused and not answer.hedged, answer.text
+    assert answer.citations[0].paper.url.endswith("2603.16387"), answer.text
+
