@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from functools import lru_cache
 
+from rag.coined import CoinedNames
 from rag.series import SeriesParts
 from rag.spelling import plain_spelling
 from rag.terms import dictionary_words
@@ -31,9 +32,10 @@ _ACRONYM_IN_PARENS = re.compile(r"\(([A-Za-z][A-Za-z0-9\-]{1,15})\)")
 _USED_AS_MODIFIER = re.compile(r"-(?:[a-z]+ed|based|like|style|free|driven|aware|guided|powered|specific|only|wise)\b")
 # A paper cited by its first author: "Hastings et al.", or "Diósi's comment" (a possessive of a name no dictionary has).
 _AUTHOR_CITED = re.compile(r"\b(?P<surname>[A-Z][^\W\d_]+)(?:(?P<et_al>\s+et\s+al\b\.?)|['\u2019]s\b)")
-# Authors cited together: "Sharma & Lesgourgues", "Pan/Huterer et al.", "Grishin, Romero-Shaw & Trani", "Guha and Park".
+# Authors cited together: "Sharma & Lesgourgues", "Pan/Huterer et al.", "Grishin, Romero-Shaw & Trani", "Guha and Park",
+# "Ammari–Qiu" (an en dash joins co-authors).
 _SURNAME = r"[A-Z][^\W\d_A-Z]+(?:[A-Z][^\W\d_A-Z]+)?(?:-[A-Z][^\W\d_A-Z]+)?"  # "Romero-Shaw", "McDonald"; not "SGD"
-_AUTHORS_CITED = re.compile(rf"\b{_SURNAME}(?:\s*(?:,|&|/|\band\b)\s*{_SURNAME})+")
+_AUTHORS_CITED = re.compile(rf"\b{_SURNAME}(?:\s*(?:,|&|/|\band\b|\u2013)\s*{_SURNAME})+")
 # A surname standing alone, no part of a longer hyphenated word ("Danchin", "Ferrari-Lederman").
 _SURNAME_ALONE = re.compile(rf"(?<![\w-]){_SURNAME}(?![\w-])")
 # One author by the full name: "Olesia Dmytruk's two cavity papers", "Nan Sheng had two formal DFT papers".
@@ -169,6 +171,7 @@ class PaperCatalog:
         self._by_author: dict[str, set[str]] = defaultdict(set)  # any author's surname (surname_key)
         self._by_full_name: dict[str, set[str]] = defaultdict(set)  # any author's full name (full_name_key)
         self._series: SeriesParts | None = None  # lazy
+        self._coined: CoinedNames | None = None  # lazy
         self.add(papers)
 
     def add(self, papers: Iterable[Paper]) -> None:
@@ -193,6 +196,7 @@ class PaperCatalog:
         self._lower_texts.clear()
         self._by_deletion.clear()
         self._series = None
+        self._coined = None
 
     def __len__(self) -> int:
         return len(self.papers)
@@ -255,7 +259,10 @@ class PaperCatalog:
                 found.setdefault(next(iter(papers)), (start, end))
         if self._series is None:
             self._series = SeriesParts(self.papers.values())
-        for start, end, pid in self._series.named(text):  # "part III ... beyond part II" of a series
+        if self._coined is None:
+            self._coined = CoinedNames(self.papers.values())
+        # "part III ... beyond part II" of a series; "LAPS", a name one abstract coins for its own work
+        for start, end, pid in self._series.named(text) + self._coined.named(text):
             found.setdefault(pid, (start, end))
         for slot in _NAME_SLOT.finditer(text):
             for group in ("alone", "left", "right"):

@@ -1,7 +1,7 @@
 """PaperChat on mathematical-physics papers (real arXiv math-ph abstracts, tests/data/mathph): a number word joined to
 the topic ("the eight-vertex model") states its setting as digits do, so the six-vertex paper is only the closest; an
 author's name typed without its accent ("Raquepas") is the name the paper writes ("Raquépas"); "part II" of a series
-is the paper its title numbers so."""
+is the paper its title numbers so; "Ammari–Qiu" cites the paper both wrote."""
 
 import pytest
 
@@ -44,3 +44,9 @@ def test_one_part_of_a_series_is_that_paper(mathph_chat):
     assert not answer.refused and not answer.hedged, answer.text
     assert answer.citations[0].paper.url.endswith("2603.16387"), answer.text
 
+def test_coauthors_joined_by_an_en_dash_name_their_paper(mathph_chat):
+    # Ammari and Qiu's paper on interface modes, beside the non-Hermitian photonic crystal paper by Lin and Zhang
+    # (another Ammari wrote a paper here, on coherent states: the dash to Qiu says which Ammari is meant)
+    answer = mathph_chat.ask("Ammari\u2013Qiu vs the non-Hermitian photonic crystal paper: which tools are used?")
+    assert answer.kind == "comparison", answer.text
+    assert {"2603.19442", "2603.22515"} <= cited_ids(answer)
