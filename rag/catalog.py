@@ -260,7 +260,7 @@ class PaperCatalog:
         if self._series is None:
             self._series = SeriesParts(self.papers.values())
         if self._coined is None:
-            self._coined = CoinedNames(self.papers.values())
+            self._coined = CoinedNames(self.papers.values(), lambda name: self._papers_writing(name, exact=True))
         # "part III ... beyond part II" of a series; "LAPS", a name one abstract coins for its own work
         for start, end, pid in self._series.named(text) + self._coined.named(text):
             found.setdefault(pid, (start, end))

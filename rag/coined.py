@@ -4,7 +4,7 @@ writes: a question writing one names that paper, as a title's name would."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from store.acronyms import defined_acronyms
 from store.paper import Paper
@@ -25,10 +25,12 @@ MIN_CHARS = 3
 
 
 class CoinedNames:
-    """The papers the names a text writes were coined by, looked up name by name and remembered."""
+    """The papers the names a text writes were coined by, looked up name by name and remembered; ``papers_writing``
+    counts the abstracts writing a name in its case."""
 
-    def __init__(self, papers: Iterable[Paper]):
+    def __init__(self, papers: Iterable[Paper], papers_writing: Callable[[str], int]):
         self.papers = list(papers)
+        self._papers_writing = papers_writing
         self._coined: dict[str, str | None] = {}  # a name -> the paper coining it, or None
         self._spelled_texts: list[str] = []  # lazy: each title and abstract in lower case, hyphens as spaces
 
@@ -57,10 +59,6 @@ class CoinedNames:
             if capitalised and sum(_spelled(long_form) in spelled for spelled in self._spelled()) == 1:
                 self._coined[name] = coiners[0].paper_id
         return self._coined[name]
-
-    def _papers_writing(self, name: str) -> int:
-        pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-        return sum(1 for paper in self.papers if name in paper.text and pattern.search(paper.text))
 
     def _spelled(self) -> list[str]:
         if not self._spelled_texts:

@@ -47,9 +47,11 @@ class SeriesParts:
         for paper in papers:
             if (series := paper.title.strip(" .").lower()) in self._parts:
                 self._parts[series].setdefault(1, paper.paper_id)
-        self._names = {series: _words(series) | {w for pid in parts.values() for author in by_id[pid].authors
+        authors = {paper.paper_id: paper.authors for paper in papers}
+        # each series' name and its authors' surnames, as a question may write them
+        self._names = {series: _words(series) | {w for pid in parts.values() for author in authors[pid]
                                                  for w in _words(author.split()[-1])}
-                       for by_id in [{p.paper_id: p for p in papers}] for series, parts in self._parts.items()}
+                       for series, parts in self._parts.items()}
 
     def named(self, text: str) -> list[tuple[int, int, str]]:
         """Where the text names parts of one series, and the papers: (start, end, paper id). The series is the one
