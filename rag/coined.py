@@ -44,9 +44,11 @@ class CoinedNames:
         method, which other abstracts spell out)."""
         if name not in self._coined:
             self._coined[name] = None
+            if len(name) < MIN_CHARS or is_common_acronym(name):
+                return None
             bracket = f"({name})"
             coiners = [paper for paper in self.papers if bracket in paper.text]
-            if len(coiners) != 1 or len(name) < MIN_CHARS or is_common_acronym(name) or self._papers_writing(name) != 1:
+            if len(coiners) != 1 or self._papers_writing(name) != 1:
                 return None
             text = coiners[0].text
             before = text[:text.index(bracket)]
