@@ -162,6 +162,7 @@ class PaperCatalog:
         self._by_exact: dict[str, set[str]] = defaultdict(set)
         self._by_exact_lower: dict[str, set[str]] = defaultdict(set)  # the same, for a name slot (_NAME_SLOT)
         self._plain: set[str] = set()  # aliases that are phrases of ordinary words
+        self._short_forms: dict[tuple[str, str], str] = {}  # (paper id, acronym) -> the long form the name gives
         self._phrase_papers: dict[str, int] = {}
         self._word_papers: dict[tuple[str, bool], int] = {}
         self._normalised_texts: list[str] = []
@@ -190,6 +191,8 @@ class PaperCatalog:
             name = _ACRONYM_IN_PARENS.sub("", paper.name).strip()
             if is_plain_phrase(name):
                 self._plain.add(normalise(name))
+                for acronym in _ACRONYM_IN_PARENS.findall(paper.name):
+                    self._short_forms[paper.paper_id, acronym.lower()] = normalise(name)
         self._phrase_papers.clear()
         self._word_papers.clear()
         self._normalised_texts.clear()
@@ -240,6 +243,8 @@ class PaperCatalog:
                     if (exact := self._by_exact.get(span[0], set())) and \
                             self._papers_writing(span[0], exact=True) <= MAX_PHRASE_PAPERS:
                         hits = hits | exact
+                    # "SMC" of "Sequential Monte Carlo (SMC)" is as much a field's term as the words it stands for
+                    hits = {pid for pid in hits if self._names_a_paper(self._short_forms.get((pid, alias), alias))}
                 elif not hits and len(alias) >= MIN_FUZZY_CHARS:
                     hits = self._one_edit_from(alias)
                 end = words[start + size - 1].end()

@@ -1,7 +1,7 @@
 """A name one abstract coins ("... late adjusted parallel sampler (LAPS)", "Sparse NUTS (SNUTS)") and no other abstract
 writes names that paper, as its title would (real stat.CO abstracts, tests/data/statco); a name several abstracts write
 ("NUTS"), an instrument a paper uses ("IXPE"), a method others spell out ("PIMD") or one written in lower case
-("finite element method (FEM)") names none."""
+("finite element method (FEM)") names none, nor does the acronym of a term several abstracts write ("SMC")."""
 
 import pytest
 
@@ -50,3 +50,12 @@ def test_an_acronym_the_paper_only_uses_or_others_spell_out_names_no_paper():
     assert catalog.mentions("What polarization degree did IXPE measure?") == []  # an instrument the paper used
     assert catalog.mentions("Any FEM simulations of waveguides?") == []  # a method, lower case: not named as a name
     assert [pid for *_, pid in catalog.mentions("How many chains does LAPS run?")] == ["laps"]
+
+
+def test_an_acronym_of_a_term_many_abstracts_write_names_no_paper(statco_chat):
+    # one paper is named "Sequential Monte Carlo (SMC)" after the algorithm it introduces; other abstracts write
+    # "sequential Monte Carlo" too, so "SMC" is the field's term, and a side described with it finds its own paper
+    answer = statco_chat.ask("Polynomial mixing of simulated tempering versus an SMC sampler converging to multimodal "
+                             "Gibbs measures: how do their complexity guarantees differ?")
+    assert answer.kind == "comparison", answer.text
+    assert {"2511.00708", "2511.22564"} <= cited_ids(answer), answer.text
