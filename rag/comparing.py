@@ -82,7 +82,7 @@ class ComparisonWriter:
         count = GROUP_COUNTS.get(m.group().lower(), 0) if (m := COUNTED_GROUP.search(question)) else 0
         their_pair = [] if pinned else self.authored_pair(question, filters)
         if len(their_pair) == 2 and (len(intent.described) != 2 or count):  # "Zhumekenov et al. have two papers"
-            return their_pair, 0, {}
+            return self.described_among_theirs(question, intent, filters) or their_pair, 0, {}
         # two papers counted, none named: the two nearest to the whole question, when they stand out, are the pair;
         # the group read from the wording ("the two Kitaev-chain papers - the 'optimal Majoranas' one vs ...",
         # "Two NEO papers: ... How do the methods differ?") is less sure than the whole question
@@ -121,6 +121,14 @@ class ComparisonWriter:
         # around high-z radio galaxies" reads a part of the question alone
         decisive = all(n in found or self.judge.lead(candidates[n]) >= DECISIVE_MARGIN
                        for n in range(len(intent.described)))
+        # the papers sides found decisively; a side is decisive too once those are set aside ("three planets around
+        # HD 28471, the other re-examines HD208487 - is the long-period signal a planet in both": the HD 28471 paper
+        # is the first side's)
+        kept = {scored[0][1].paper.paper_id for scored in candidates.values()
+                if self.judge.lead(scored) >= DECISIVE_MARGIN}
+        decisive_once_taken = all(n in found or self.judge.lead(candidates[n]) >= DECISIVE_MARGIN or self.judge.lead(
+            [(score, h) for score, h in candidates[n] if h.paper.paper_id not in kept]) >= DECISIVE_MARGIN
+            for n in range(len(intent.described)))
         firsts = {scored[0][1].paper.paper_id for scored in candidates.values() if scored}
         sides_found = firsts | {pid for pid, _ in found.values()}
         # two described sides: the papers of the authors the question cites, unless each side describes another paper
@@ -129,8 +137,9 @@ class ComparisonWriter:
         if len(their_pair) == 2 and (not decisive or len(sides_found) < 2 or sides_found <= set(their_pair)):
             return their_pair, 0, {}
         one_described = len(candidates) == 2 and len(firsts) == 1 and count != 2
-        if not pinned and len(intent.described) == 2 and not decisive and not one_described and \
-                len(pair := self.standing_pair(question, filters)) == 2:
+        # nor may the pair standing out for the whole question undo a side that found its paper decisively
+        if not pinned and len(intent.described) == 2 and not decisive_once_taken and not one_described and \
+                len(pair := self.standing_pair(question, filters)) == 2 and kept <= set(pair):
             return pair, 0, {}
         # the surest side picks first: "the GOODS-N AGN clustering paper" takes its paper before "the GOODS-N broad
         # Hα emitter census" can, which then finds its own among the rest
@@ -254,15 +263,32 @@ class ComparisonWriter:
         written = self.words_each_writes(rest, pair)
         return pair if written[1] - written[0] and scored[0][0] - second >= PAIR_STANDS_OUT else []
 
+    def described_among_theirs(self, question: str, intent: Intent, filters: PaperFilters | None) -> list[str]:
+        """Two described sides' papers among the more than two the cited authors wrote, each side finding a different
+        one ("Jie Li has two 2020 papers ... - the derived-discrete algebras over the reals one and the piecewise
+        hereditary one"); else none."""
+        if len(intent.described) != 2:
+            return []
+        for ids in self.cited_authors_papers(question, filters):
+            if len(ids) > 2:
+                hits = [PaperHit(self.chat.catalog.papers[pid]) for pid in ids]
+                picked = [self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)[0][1].paper.paper_id
+                          for side in intent.described]
+                return picked if len(set(picked)) == 2 else []
+        return []
+
+    def cited_authors_papers(self, question: str, filters: PaperFilters | None) -> list[list[str]]:
+        """The papers of each group of authors the question cites (rag.catalog), within the filters."""
+        catalog = self.chat.catalog
+        cited = [papers for _, _, papers in catalog.cited_authors(question, any_case=True)] or catalog.surnamed(question)
+        return [sorted(pid for pid in papers if not filters or filters.admits(catalog.papers[pid])) for papers in cited]
+
     def authored_pair(self, question: str, filters: PaperFilters | None) -> list[str]:
         """The two papers of the authors the question cites (rag.catalog: "Inventar et al. had two ICRC proceedings ...
         how do they differ?", "Danchin posted two ... papers"), when those authors wrote two of the loaded papers, or
         the two of theirs nearest the whole question when they wrote more ("Jie Li wrote one paper on X and another
         on Y"); else none."""
-        catalog = self.chat.catalog
-        cited = [papers for _, _, papers in catalog.cited_authors(question, any_case=True)] or catalog.surnamed(question)
-        for papers in cited:
-            ids = sorted(pid for pid in papers if not filters or filters.admits(catalog.papers[pid]))
+        for ids in self.cited_authors_papers(question, filters):
             if len(ids) > 2:
                 nearest = [h.paper.paper_id for _, h in self.nearest_to_question(question, frozenset(), filters)]
                 near = [pid for pid in nearest if pid in ids]

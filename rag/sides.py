@@ -223,9 +223,12 @@ def described_sides(question: str, mentions: list[tuple[int, int, str]]) -> list
     4D framework"]: the question is split on and/vs/commas; a piece counts when, cut where its question
     starts, it reads as a description of a paper (a noun like paper/framework/study) and names none.
     """
-    # "one plugs a module into ..., the other gives the model tools": the two descriptions, when no paper is named
-    if not mentions and (pair := _ONE_THE_OTHER.search(question)):
-        sides = [pair.group("one").strip(), pair.group("other").strip()]
+    # "one plugs a module into ..., the other gives the model tools": the two descriptions, but one naming its paper
+    # ("one secures CAN networks ..., the other is AmphiKey")
+    pair = _ONE_THE_OTHER.search(question)
+    sides = [pair.group(half).strip() for half in ("one", "other")
+             if not any(a < pair.end(half) and b > pair.start(half) for a, b, _ in mentions)] if pair else []
+    if len(sides) == 2 - bool(mentions):
         # each side is found with what the question says of both: "Two papers discuss memorization vs generalization,
         # one for language models and one for diffusion models", "Two papers imaged WR 137 with the NIRISS aperture
         # masking interferometer. One uses a regularised max-likelihood framework, the other ..."
@@ -303,7 +306,7 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
         pieces.append((pos, sep.start(), sep.group()))
         pos = sep.end()
     pieces.append((pos, len(text), ""))
-    sides, carry, before, in_clause, side_just_read = [], "", "", False, False
+    sides, carry, before, in_clause, side_just_read, named_just_read = [], "", "", False, False, False
     for start, end, sep in pieces:
         piece, before_versus = text[start:end], before
         # "X vs Y": the words just before "vs" and those just after it ("... gains in-distribution versus
@@ -311,8 +314,14 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
         versus_after, versus_before = bool(_VERSUS.search(f" {sep} ")), bool(_VERSUS.search(f" {before} "))
         before = sep
         if any(a < end and b > start for a, b in named_spans):
-            carry, side_just_read = "", False
+            carry, side_just_read, named_just_read = "", False, True
             continue
+        if named_just_read and versus_after and before_versus.strip().lower() == "and" \
+                and not _DESCRIPTION_START.search(piece.strip()):
+            # "Krijt et al.'s water and pebble drift vs the MINDS ... disk": the "and" goes on the named side
+            named_just_read = False
+            continue
+        named_just_read = False
         if versus_after and sides and side_just_read and not carry and len(piece.split()) == 1 \
                 and before_versus.strip().lower() == "and":
             # "Ding's review of lattice QCD at finite T and density versus his group's HISQ paper": the "and" is the

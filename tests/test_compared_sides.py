@@ -170,3 +170,17 @@ def test_one_and_one_more_are_found_with_the_topic_said_first(supcon_chat):
                              "strong-coupling Hund's-rule-assisted pairing. what does each emphasize?")
     assert answer.kind == "comparison", answer.text
     assert cited_ids(answer) == {"2604.18385", "2604.20613"}
+
+
+def test_words_joined_to_a_named_paper_by_and_before_vs_stay_with_it():
+    # "Krijt et al." is named: "pebble drift" is the rest of that side, and the one set against it is described
+    question = "Krijt et al.'s water and pebble drift vs the MINDS very low-mass star disk with C2H2. how does each tie spectra to gaps?"
+    assert described_sides(question, [(0, 12, "krijt")]) == ["MINDS very low-mass star disk with C2H2"]
+
+
+def test_one_paper_described_and_the_other_named_leaves_one_described_side():
+    question = ("Two smart grid papers: one secures CAN networks with a single dedicated node, the other is AmphiKey, a "
+                "hybrid key encapsulation. How do they handle overhead?")
+    start = question.index("AmphiKey")
+    [side] = described_sides(question, [(start, start + len("AmphiKey"), "amphikey")])
+    assert side.endswith("secures CAN networks with a single dedicated node"), side

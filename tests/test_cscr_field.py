@@ -1,6 +1,6 @@
 """PaperChat on security papers (real arXiv cs.CR abstracts, tests/data/cscr): a comparison naming one paper by its
 name and another by a name only that other paper's abstract writes compares the two; so does one setting the two
-papers of one author side by side, whichever way the records spell the name."""
+papers of one author side by side, whichever way the records spell the name, and "one ..., the other is NAME"."""
 
 import pytest
 
@@ -68,3 +68,11 @@ def test_the_measure_a_how_question_asks_is_no_missing_topic(cscr_chat):
     answer = cscr_chat.ask("A software-only Rowhammer attack forged hash-based signatures on commodity desktops. How "
                            "long did the forgery take?")
     assert not answer.hedged and not answer.refused, answer.text
+
+
+def test_a_paper_named_beside_one_described_as_one_and_the_other_is_compared_with_it(cscr_chat):
+    # "a hybrid post-quantum key encapsulation" says what AmphiKey is: no side of its own
+    answer = cscr_chat.ask("Two smart grid security papers: one protects CAN networks with one dedicated node, the other "
+                           "is AmphiKey, a hybrid post-quantum key encapsulation. How much overhead does each add?")
+    assert answer.kind == "comparison", answer.text
+    assert {c.paper.url[-10:] for c in answer.citations} == {"2508.12181", "2509.01701"}, answer.text

@@ -60,3 +60,10 @@ def mathdg_chat(tmp_path_factory):
 ])
 def test_a_side_named_by_its_author_is_that_author_s_paper(mathdg_chat, question):
     assert compared(mathdg_chat.ask(question)) == {"2609.14505", "2609.17093"}
+
+
+def test_an_author_s_two_described_papers_are_the_ones_described(tmp_path_factory):
+    chat = ingested_field(tmp_path_factory, "mathrt")  # Jie Li wrote three of its 2020 papers
+    answer = chat.ask("Jie Li wrote two 2020 papers on field extensions: the derived-discrete algebras over the real "
+                      "numbers one and the piecewise hereditary one. What does each prove?")
+    assert compared(answer) == {"2010.03787", "2010.03789"}
