@@ -135,7 +135,7 @@ class ComparisonWriter:
         # decisively ("the Wigner crystal paper (Huang, Das Sarma) and the HBT interferometer proposal", "He et al's
         # ring-core fibers vs Li et al's OAM multiplexing" cite one side's authors each)
         if len(their_pair) == 2 and (not decisive or len(sides_found) < 2 or sides_found <= set(their_pair)):
-            return their_pair, 0, {}
+            return self.described_among_theirs(question, intent, filters) or their_pair, 0, {}
         one_described = len(candidates) == 2 and len(firsts) == 1 and count != 2
         # nor may the pair standing out for the whole question undo a side that found its paper decisively
         if not pinned and len(intent.described) == 2 and not decisive_once_taken and not one_described and \
@@ -271,9 +271,11 @@ class ComparisonWriter:
             return []
         for ids in self.cited_authors_papers(question, filters):
             if len(ids) > 2:
-                hits = [PaperHit(self.chat.catalog.papers[pid]) for pid in ids]
-                picked = [self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)[0][1].paper.paper_id
-                          for side in intent.described]
+                picked = []
+                for side in intent.described:
+                    hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id in ids]
+                    scored = self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)
+                    picked += [scored[0][1].paper.paper_id] if scored else []
                 return picked if len(set(picked)) == 2 else []
         return []
 

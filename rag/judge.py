@@ -145,8 +145,9 @@ class PaperJudge:
         return sorted(scored, key=lambda x: x[0], reverse=True)
 
     def said(self, paper: Paper) -> str:
-        """What the paper's abstract says, its acronyms also spelled out ("NIR": "near-infrared")."""
-        return self.chat.glossary.with_long_forms(paper.text)
+        """What the paper says, its title and abstract, its acronyms also spelled out ("NIR": "near-infrared"): a
+        title may hold the words a question describes it by ("Notes on Images and Communication")."""
+        return self.chat.glossary.with_long_forms(f"{paper.title}\n{paper.text}")
 
     def said_to(self, question: str, paper: Paper) -> str:
         """What the paper says, also in the question's everyday words for its terms ("graphics chips": a paper on GPUs

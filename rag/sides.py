@@ -336,17 +336,18 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
             # "Three papers caught my eye: the convergence analysis ..., the one on ...", "which reports the larger
             # factor — the training framework or the inversion method?", "... SSA — how does the hybrid simulator"
             piece = _SIDE_LEAD.sub("", piece[lead_in.end():].strip())
-        elif versus_after and (leads := list(_LEAD_IN.finditer(piece))):
+        elif versus_after and (leads := list(_LEAD_IN.finditer(piece))) and not _a_paper_described(
+                piece[:leads[-1].start()].strip(), paper_noun):
             # "boosted Higgs: ATLAS H->bb in one large-R jet vs CMS high-pT H->WW": the side set against "vs" is what
-            # follows the lead-in, however it starts
+            # follows the lead-in, however it starts; unless a paper is described before it ("... vs his stellar
+            # cluster modelling paper: single star vs cluster, how ...")
             piece = piece[leads[-1].end():].strip()
         cut = _side_end(piece)
         # an aside closing the piece ends no side: "disappearing track (charginos, tau sleptons) vs displaced vertex"
         closing_aside = cut is not None and cut.group().strip() == "(" and re.fullmatch(r"\s\([^()]*\)\W*", piece[cut.start():])
         ended, bracket_open = cut is not None and not closing_aside, piece.count("(") > piece.count(")")
         piece = (piece[: cut.start()] if cut else piece).strip(" '\"")
-        described = (paper_noun.search(piece) and (_DESCRIPTION_START.search(piece) or _OWNED_PAPER_START.search(piece))
-                     and not _BACK_REFERENCE.search(piece) and not _PRIOR_WORK.search(piece))
+        described = _a_paper_described(piece, paper_noun)
         adjacent = versus_before or (versus_after and not ended)
         # "X vs Y" needs no "the ... paper"; but after two papers named, "which are benchmarks versus learned
         # evaluators?" sets no third beside them
@@ -369,6 +370,13 @@ def _described(text: str, mentions: list[tuple[int, int, str]], paper_noun: re.P
         else:
             carry = ""
     return sides
+
+
+def _a_paper_described(piece: str, paper_noun: re.Pattern) -> bool:
+    """Whether the piece describes a paper: a phrase ``paper_noun`` finds, opening as a description or with whose paper
+    it is, not a reference back to a side or to prior work."""
+    return bool(paper_noun.search(piece) and (_DESCRIPTION_START.search(piece) or _OWNED_PAPER_START.search(piece))
+                and not _BACK_REFERENCE.search(piece) and not _PRIOR_WORK.search(piece))
 
 
 # A described side going on in a clause of its own ("the framework that splits data by ...").

@@ -184,3 +184,18 @@ def test_one_paper_described_and_the_other_named_leaves_one_described_side():
     start = question.index("AmphiKey")
     [side] = described_sides(question, [(start, start + len("AmphiKey"), "amphikey")])
     assert side.endswith("secures CAN networks with a single dedicated node"), side
+
+
+def test_a_described_paper_before_a_lead_in_stays_the_side_set_against_vs():
+    # "her star cluster modelling paper" is the side; "one star vs many" after the colon asks about the two
+    assert described_sides("Smith's Wolf-Rayet wind paper vs her star cluster modelling paper: one star vs many, which "
+                           "fits the gamma rays better?", []) == ["Smith's Wolf-Rayet wind paper",
+                                                                  "her star cluster modelling paper"]
+
+
+def test_sides_described_among_the_many_papers_of_the_cited_authors_find_theirs(supcon_chat):
+    # Kuznetsov and Trofimov wrote four of the loaded papers: each side finds its own among them
+    answer = supcon_chat.ask("Kuznetsov & Trofimov on aluminium wires: the negative nonlocal voltage paper vs the one "
+                             "on critical temperatures of wide and narrow structures - what does each find?")
+    assert answer.kind == "comparison", answer.text
+    assert cited_ids(answer) == {"2604.26814", "2604.27822"}, answer.text
