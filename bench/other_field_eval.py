@@ -11,7 +11,9 @@
 comparisons and 8 not-stated details per seen set (nickel, hepex, astroco, statco, chemph, mathph, popbio, grqc,
 cscr; the sixteenth session; condmat, eesp, astrohe, hepth, csit, mathna, mathqa, planets, quantph: the seventeenth),
 and 20 and 10 (hepph, heplat, plasma, supcon, optics, compph, statme, statap, meshall: the nineteenth), written blind
-by helpers as development data for comparison phrasings (tuned on).
+by helpers as development data for comparison phrasings (tuned on). bench/dev/SET_pairs_questions.jsonl holds 15
+comparisons per set (mathap, csit, statap, astroga, qbio3, eesssy, grqc, plasma: the twenty-sixth session), written
+blind and asked in any words, many with no comparison cue ("X and Y: how do they treat the server?").
 
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
   (bench/other_field_questions.jsonl): scored once before the field-neutral work, then worked on.

@@ -3,18 +3,16 @@ synthesis; with an LLM, the LLM writes the synthesis from the papers, the table 
 
 from __future__ import annotations
 
-import logging
 import re
 from functools import cache
 from collections.abc import Callable, Generator, Iterator, Sequence
 
 import numpy as np
 
-from rag.cite import verify_citations
 from rag.compare import compare_papers
 from rag.details import asked_details
 from rag.find import PaperFinder
-from rag.generate import relay, stream_llm_answer
+from rag.llm_write import synthesize_comparison
 from rag.intent import Intent
 from rag.judge import ASPECT_WORDS, CLEAR_MARGIN, DECISIVE_MARGIN, PaperJudge
 from rag.list_answer import WHICH_MIN_RELEVANCE
@@ -22,14 +20,11 @@ from rag.listing import ListWriter
 from rag.relevance import topic_words
 from rag.retrieve import PaperFilters
 from rag.sides import COUNTED_GROUP, GROUP_COUNTS
-from rag.sides import asked_of_each, names_a_paper
+from rag.sides import asked_of_each, described_sides, names_a_paper
 from rag.retrieve import PaperHit
-from rag.terms import mentions_term, stems
-from rag.types import Answer, Citation, DetailAsk
-from store.errors import LLMUnavailable
+from rag.terms import content_words, mentions_term, stems
+from rag.types import Answer, DetailAsk
 from store.paper import Paper
-
-log = logging.getLogger(__name__)
 
 # Papers a comparison table holds at most.
 MAX_COMPARED = 5
@@ -263,6 +258,26 @@ class ComparisonWriter:
         written = self.words_each_writes(rest, pair)
         return pair if written[1] - written[0] and scored[0][0] - second >= PAIR_STANDS_OUT else []
 
+    def sides_found_decisively(self, question: str, intent: Intent, pinned: list[str],
+                               filters: PaperFilters | None) -> list[str]:
+        """For a question that sets two papers side by side in no words a comparison cue knows ("X and Y: how do
+        they treat the server?", "which structures does X preserve, and which Y?"): the two papers its two sides (a
+        named paper counts as one) each find decisively, when they are two; else none. A side holding the detail
+        asked ("what is the value of the critical exponent nu they get") is that detail, not a paper."""
+        sides = described_sides(question, self.chat.catalog.mentions(question))
+        asked = [content_words(d.phrase) for d in intent.details if not d.record]
+        if len(pinned) + len(sides) != 2 or any(words <= content_words(side) for side in sides for words in asked):
+            return []
+        ids = list(pinned)
+        for side in sides:
+            side = self.chat.glossary.in_field_terms(side)
+            hits = [h for h in self.chat.retrieve_hits(side, SIDE_K, filters) if h.paper.paper_id not in pinned]
+            scored = self.judge.rescore(side, hits, SIDE_COVERAGE_WEIGHT)
+            if not self.judge.answerable(scored) or self.judge.lead(scored) < DECISIVE_MARGIN:
+                return []
+            ids.append(scored[0][1].paper.paper_id)
+        return ids if len(set(ids)) == 2 else []  # two descriptions of one paper ("the X and Y paper") are a lookup
+
     def described_among_theirs(self, question: str, intent: Intent, filters: PaperFilters | None) -> list[str]:
         """Two described sides' papers among the more than two the cited authors wrote, each side finding a different
         one ("Jie Li has two 2020 papers ... - the derived-discrete algebras over the reals one and the piecewise
@@ -372,20 +387,5 @@ class ComparisonWriter:
         )
         if not self.chat.has_llm:
             return answer
-        table = comparison.table_markdown() + "\n\n"
-        yield table
-        try:
-            sources, deltas = stream_llm_answer(self.chat.llm, self.chat.settings, question, papers, prompt_name="comparison")
-            text = yield from relay(deltas)
-            if not text:
-                raise LLMUnavailable("the LLM returned an empty comparison")
-            text, checked = verify_citations(text, sources, self.chat.embed_texts, sentences)
-        except LLMUnavailable as exc:
-            log.warning("LLM comparison failed, showing the offline synthesis: %s", exc)
-            answer.notice = f"Offline synthesis shown: {exc}."
-            return answer
-        quotes = {c.paper.paper_id: c.quote for c in checked if c.quote}
-        answer.text = text + "\n\n" + table.strip()  # the synthesis first, as offline
-        answer.citations = [Citation(c.n, c.paper, quotes.get(c.paper.paper_id) or c.quote) for c in answer.citations]
-        answer.backend = self.chat.settings.llm.backend
-        return answer
+        return (yield from synthesize_comparison(self.chat, question, papers, sentences, answer,
+                                                 comparison.table_markdown()))

@@ -109,6 +109,8 @@ class PaperChatEngine:
             pair = self.comparisons.complementary_pair(question, plan.pinned, filters)
             if not pair and len(plan.pinned) == 1:
                 pair = self.comparisons.named_and_nearest(question, plan.pinned[0], filters)
+        if not pair and not intent.sets_side_by_side and len(plan.pinned) < 2 and plan.focus is None:
+            pair = self.comparisons.sides_found_decisively(question, intent, plan.pinned, filters)
         unloaded = self.lookups.unloaded_sides(question, plan.pinned)
         if unloaded and plan.focus is None and not plan.rewritten:  # a follow-up's rewrite names its earlier papers
             pair = self.comparisons.named_and_written(plan.pinned, unloaded, filters) or pair

@@ -15,7 +15,7 @@ from rag.cite import verify_citations
 from rag.extractive import refusal
 from rag.generate import is_cannot_answer, relay, stream_llm_answer
 from rag.retrieve import PaperHit
-from rag.types import Answer
+from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
 from store.paper import Paper
 
@@ -57,3 +57,26 @@ def write_with_llm(chat, question: str, papers: Sequence[Paper], hits: Sequence[
         answer = offline()
         answer.notice = f"Offline answer shown: {exc}."
         return answer
+
+
+def synthesize_comparison(chat, question: str, papers: Sequence[Paper], sentences: dict, answer: Answer,
+                          table: str) -> Generator[str, None, Answer]:
+    """The offline comparison ``answer`` with the LLM's synthesis of ``papers`` before its ``table`` (streamed first),
+    each citation keeping the quote the check found; the offline answer with a notice when the LLM fails."""
+    table += "\n\n"
+    yield table
+    try:
+        sources, deltas = stream_llm_answer(chat.llm, chat.settings, question, list(papers), prompt_name="comparison")
+        text = yield from relay(deltas)
+        if not text:
+            raise LLMUnavailable("the LLM returned an empty comparison")
+        text, checked = verify_citations(text, sources, chat.embed_texts, sentences)
+    except LLMUnavailable as exc:
+        log.warning("LLM comparison failed, showing the offline synthesis: %s", exc)
+        answer.notice = f"Offline synthesis shown: {exc}."
+        return answer
+    quotes = {c.paper.paper_id: c.quote for c in checked if c.quote}
+    answer.text = text + "\n\n" + table.strip()  # the synthesis first, as offline
+    answer.citations = [Citation(c.n, c.paper, quotes.get(c.paper.paper_id) or c.quote) for c in answer.citations]
+    answer.backend = chat.settings.llm.backend
+    return answer

@@ -1,6 +1,6 @@
 """A paper named beside a name only another paper writes (real q-bio abstracts, tests/data/qbio4): "M-SDT and the Usutu
-virus spread model" are two papers, M-SDT (dengue in Ahmedabad) never writing "Usutu". The pair is compared, hedged,
-as the judge pairs unnamed papers writing the question's names between them."""
+virus spread model" are two papers, M-SDT (dengue in Ahmedabad) never writing "Usutu". The described side finds the
+Usutu model decisively, so the two are compared as asked; asked of M-SDT alone, Usutu leaves the answer hedged."""
 
 import pytest
 
@@ -21,8 +21,8 @@ def test_a_named_paper_and_a_name_only_another_paper_writes_are_compared(qbio4_c
     answer = qbio4_chat.ask(question)
     assert answer.kind == "comparison", answer.text
     assert {"2605.17975", "2605.03146"} <= cited_ids(answer)  # M-SDT, the Usutu virus diffusion model
-    # read as on both because one never writes the other's name, which the answer says first
-    assert answer.hedged and answer.text.startswith("**M-SDT** never mentions"), answer.text
+    # both papers are found as asked, not one hedged for lacking the other's name
+    assert not answer.hedged and answer.text.startswith("**Closest common ground:**"), answer.text
 
 
 def test_a_subject_the_named_paper_never_writes_stays_hedged(qbio4_chat):
