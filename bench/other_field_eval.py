@@ -15,7 +15,7 @@ by helpers as development data for comparison phrasings (tuned on). bench/dev/SE
 comparisons per set (mathap, csit, statap, astroga, qbio3, eesssy, grqc, plasma: the twenty-sixth session), written
 blind and asked in any words, many with no comparison cue ("X and Y: how do they treat the server?").
 bench/dev/SET_details_questions.jsonl holds 15 not-stated details and 15 stated ones per set (mathap, statap,
-astroga, eesssy: the twenty-sixth session), written blind; not tuned on.
+astroga, eesssy: the twenty-sixth session), written blind; statap's and mathap's failures were read in round 35.
 
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
   (bench/other_field_questions.jsonl): scored once before the field-neutral work, then worked on.
