@@ -7,7 +7,7 @@ from collections.abc import Generator, Iterator, Sequence
 
 from llama_index.core.llms import LLM, ChatMessage
 
-from prompts import CANNOT_ANSWER_PHRASE, load_prompt
+from prompts import load_prompt
 from rag.settings import Settings
 from store.errors import LLMUnavailable
 from store.paper import Paper
@@ -124,5 +124,6 @@ def one_line_reply(llm: LLM, prompt: str, what: str) -> str:
     return reply.splitlines()[0].strip()
 
 
-def is_cannot_answer(text: str) -> bool:
-    return CANNOT_ANSWER_PHRASE.lower().rstrip(".") in text.lower()
+def writes_verdict(text: str, phrase: str) -> bool:
+    """Whether an LLM answer writes one of the prompts' verdict phrases (``CANNOT_ANSWER_PHRASE`` ...), in any case."""
+    return phrase.lower().rstrip(".:") in text.lower()

@@ -3,7 +3,8 @@ abstracts (rag.cite); on any LLM failure, the offline answer with a one-line not
 
 With an LLM configured, the LLM judges the candidates: a lookup the offline checks would refuse, a detail they
 would call unstated and a "which papers" list all reach it with their candidate papers, and it says itself when
-none answers (prompts' ``{cannot_answer}``).
+none answers (prompts' ``{cannot_answer}``), that the abstract does not state what is asked (``{not_stated}``) or that
+it gives the closest paper only (``{closest}``): the answer's kind and hedge say so, as offline.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Callable, Generator, Sequence
 
 from rag.cite import verify_citations
 from rag.extractive import refusal
-from rag.generate import is_cannot_answer, relay, stream_llm_answer
+from prompts import CANNOT_ANSWER_PHRASE, CLOSEST_PHRASE, NOT_STATED_PHRASE
+from rag.generate import relay, stream_llm_answer, writes_verdict
 from rag.retrieve import PaperHit
 from rag.types import Answer, Citation
 from store.errors import LLMUnavailable
@@ -42,7 +44,7 @@ def write_with_llm(chat, question: str, papers: Sequence[Paper], hits: Sequence[
         text = yield from relay(deltas)
         if not text:
             raise LLMUnavailable("the LLM returned an empty answer")
-        if is_cannot_answer(text):
+        if writes_verdict(text, CANNOT_ANSWER_PHRASE):
             answer = refusal(list(hits))
             answer.backend = settings.llm.backend
             return answer
@@ -50,8 +52,10 @@ def write_with_llm(chat, question: str, papers: Sequence[Paper], hits: Sequence[
         text, citations = verify_citations(text, sources, chat.embed_texts, sentences)
         if not citations:
             raise LLMUnavailable("the LLM answer cited none of the sources")
+        if kind == "lookup" and writes_verdict(text, NOT_STATED_PHRASE):
+            kind = "not_stated"
         return Answer(text=text, citations=citations, papers=[h.paper for h in hits], backend=settings.llm.backend,
-                      kind=kind)
+                      kind=kind, hedged=writes_verdict(text, CLOSEST_PHRASE))
     except LLMUnavailable as exc:
         log.warning("LLM answer failed, falling back to the offline answer: %s", exc)
         answer = offline()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from prompts import CLOSEST_PHRASE
 from store.paper import Paper
 
 
@@ -55,7 +56,7 @@ class Answer:
         ("The papers nearest to it never mention “Madrid”.")."""
         cited = next((f" [{c.n}]" for c in self.citations if c.paper.paper_id == closest.paper_id), "")
         self.hedged = True
-        self.lead_with(f"No loaded paper is surely about this; the closest is {closest.name}{cited}:"
+        self.lead_with(f"{CLOSEST_PHRASE}; the closest is {closest.name}{cited}:"
                        + (f" {why}" if why else ""))
 
     def lead_with(self, note: str) -> None:

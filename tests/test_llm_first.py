@@ -7,6 +7,7 @@ import re
 
 from prompts import CANNOT_ANSWER_PHRASE
 from tests.openai_server import Reply
+from ui.render import sources_html
 
 OFF_CORPUS = "How do I bake sourdough bread with a stiff starter?"
 
@@ -22,6 +23,16 @@ def quote_source(n: int):
         prompt = body["messages"][-1]["content"]
         abstract = re.search(rf"^\[{n}\] .*?^Abstract: (.+?)$", prompt, re.M | re.S).group(1)
         return re.split(r"(?<=\.)\s+", abstract)[0] + f" [{n}]"
+    return reply
+
+
+def following_the_rule(rule: str, says: str):
+    """A scripted model that obeys the prompt's rule containing ``rule``: it opens with the words that rule asks for,
+    then ``says`` and source [1]'s first sentence, cited."""
+    def reply(body: dict) -> str:
+        prompt = body["messages"][-1]["content"]
+        opening = re.search(rf"^- [^\n]*{rule}[^\n]*begin your answer with \"([^\"]+)\"", prompt, re.M).group(1)
+        return f"{opening} {says}{quote_source(1)(body)}"
     return reply
 
 
@@ -63,7 +74,27 @@ def test_a_detail_the_abstract_lacks_is_left_to_the_llm_with_the_offline_answer_
     answer = llm_chat.ask(question)
     assert sources_sent(server.completion_requests[0])[0] == "PickMoment"
     assert answer.backend == "openai-compatible" and "does not state" in answer.text
+    assert answer.kind == "lookup"  # said in passing, not in the prompt's words: no verdict is read into it
+
+    server.script([Reply(text_fn=following_the_rule("does not state a detail", "the number of GPUs. "))])
+    answer = llm_chat.ask(question)
+    assert answer.backend == "openai-compatible" and not answer.notice  # the LLM's verdict, not the fallback's
+    assert answer.kind == "not_stated" and answer.to_dict()["kind"] == "not_stated" and not answer.hedged
+    assert answer.citations[0].paper.name == "PickMoment"
 
     server.script([Reply(status=503)])
     fallback = llm_chat.ask(question)
     assert fallback.text == offline.text and "HTTP 503" in fallback.notice
+
+
+def test_a_near_miss_the_llm_answers_with_the_closest_paper_is_marked_hedged(llm_chat, server):
+    # PhysVista tests physical reasoning in video; the question asks about another domain
+    question = "Which benchmark tests whether video models understand the pharmacokinetics of insulin in rats?"
+    server.script([Reply(text_fn=following_the_rule("another drug", "PhysVista [1], which studies physical "
+                                                                    "reasoning, not insulin. "))])
+    answer = llm_chat.ask(question)
+    assert answer.hedged and answer.to_dict()["hedged"] and not answer.refused and answer.citations
+    assert "Closest match only" in sources_html(answer)  # the sources panel says what the answer is
+
+    server.script([Reply(text_fn=quote_source(1))])
+    assert not llm_chat.ask(question).hedged  # an answer that claims a match is not turned into a hedge
