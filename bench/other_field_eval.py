@@ -17,6 +17,10 @@ blind and asked in any words, many with no comparison cue ("X and Y: how do they
 bench/dev/SET_details_questions.jsonl holds 15 not-stated details and 15 stated ones per set (mathap, statap,
 astroga, eesssy: the twenty-sixth session), written blind; statap's and mathap's failures were read in round 35.
 
+The LLM path is scored the same way with its settings in the environment (PAPERCHAT_LLM__BACKEND=openai-compatible,
+PAPERCHAT_LLM__BASE_URL, PAPERCHAT_LLM__MODEL): an LLM answer's kind and hedge carry the verdicts the answer prompt
+asks for ("Not stated in the abstract:", the closest paper only), as the offline answer's do.
+
 - astro-dev: 117 arXiv astrophysics abstracts (tests/data/other_field, CC0 metadata), 71 questions
   (bench/other_field_questions.jsonl): scored once before the field-neutral work, then worked on.
 - astro-test: the same abstracts, 80 further questions (bench/other_field_test_questions.jsonl), held out.
