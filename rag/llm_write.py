@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Generator, Sequence
 
+from prompts import CANNOT_ANSWER_PHRASE, CLOSEST_PHRASE, NOT_STATED_PHRASE
 from rag.cite import verify_citations
 from rag.extractive import refusal
-from prompts import CANNOT_ANSWER_PHRASE, CLOSEST_PHRASE, NOT_STATED_PHRASE
 from rag.generate import relay, stream_llm_answer, writes_verdict
 from rag.retrieve import PaperHit
 from rag.types import Answer, Citation

@@ -88,10 +88,8 @@ def test_a_detail_the_abstract_lacks_is_left_to_the_llm_with_the_offline_answer_
 
 
 def test_a_near_miss_the_llm_answers_with_the_closest_paper_is_marked_hedged(llm_chat, server):
-    # PhysVista tests physical reasoning in video; the question asks about another domain
     question = "Which benchmark tests whether video models understand the pharmacokinetics of insulin in rats?"
-    server.script([Reply(text_fn=following_the_rule("another drug", "PhysVista [1], which studies physical "
-                                                                    "reasoning, not insulin. "))])
+    server.script([Reply(text_fn=following_the_rule("another drug", "source [1], which is not about insulin. "))])
     answer = llm_chat.ask(question)
     assert answer.hedged and answer.to_dict()["hedged"] and not answer.refused and answer.citations
     assert "Closest match only" in sources_html(answer)  # the sources panel says what the answer is
