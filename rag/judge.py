@@ -29,7 +29,7 @@ from rag.relevance import (
     unmet_modalities,
 )
 from rag.retrieve import PaperHit
-from rag.terms import mentions_term, question_terms, stems
+from rag.terms import TYPED_ACRONYM, mentions_term, question_terms, spells_initials, stems
 from rag.verdict import Verdict
 from store.paper import Paper
 
@@ -151,10 +151,13 @@ class PaperJudge:
 
     def said_to(self, question: str, paper: Paper) -> str:
         """What the paper says, also in the question's everyday words for its terms ("graphics chips": a paper on GPUs
-        says it), and who wrote it: "Danchin's 1D compressible Navier-Stokes paper" describes it by an author its
-        abstract never names."""
+        says it) and acronyms (a paper on "proton exchange membrane fuel cells" says "PEM"), and who wrote it:
+        "Danchin's 1D compressible Navier-Stokes paper" describes it by an author its abstract never names."""
         text = self.said(paper)
-        return f"{text} {says_plainly(question, text)} {' '.join(paper.authors)}"
+        # an acronym of the question the paper spells out, never writing it ("PEM": "proton exchange membrane"), as
+        # the name check reads it (rag.names)
+        spelled = [a for a in dict.fromkeys(TYPED_ACRONYM.findall(question)) if spells_initials(a, text.lower())]
+        return f"{text} {says_plainly(question, text)} {' '.join(paper.authors)} {' '.join(spelled)}"
 
     def answerable(self, scored: list[tuple[float, PaperHit]], margin: float = CITE_MARGIN,
                    clear_min: float = CLEAR_MIN) -> list[PaperHit]:

@@ -18,7 +18,7 @@ from rag.asked import (
 from rag.focus import offered_examples
 from rag.relevance import absent_terms, essential_words
 from rag.spelling import plain_spelling
-from rag.terms import dictionary_words, is_english, one_edit_away
+from rag.terms import dictionary_words, is_english, one_edit_away, spells_initials
 from rag.units import asked_unit, measured_in
 from store.paper import Paper
 
@@ -104,8 +104,7 @@ class NameCheck:
         forms = self.chat.glossary.spelled_out(name) or self.chat.glossary.long_forms(name)
         if _written(low, text) or any(form.lower() in text for form in forms):
             return True
-        if name.isupper() and name.isalpha() and 2 <= len(name) <= 6 and re.search(
-                r"\b" + r"[\w]*[\s-]+".join(re.escape(c) for c in low) + r"\w*", text):
+        if name.isupper() and name.isalpha() and 2 <= len(name) <= 6 and spells_initials(low, text):
             return True  # its initials: "cosmic microwave background"
         return len(name) >= 6 and bool(one_edit_away(low) & set(re.findall(r"[\w+./-]+", text)))
 

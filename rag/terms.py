@@ -221,3 +221,13 @@ CLIPPED_MIN_LETTERS = 6
 def phrase_key(phrase: str) -> str:
     """One spelling of a long form ("Large Language Models", "large-language model" -> "large language model")."""
     return re.sub(r"[\s/-]+", " ", phrase.lower()).rstrip("s")
+
+
+# An acronym as a question types it, without its plural "s" ("PEM", "CTLs"): three to six capitals.
+TYPED_ACRONYM = re.compile(r"(?<![\w-])([A-Z]{3,6})s?(?![\w-])")
+
+
+def spells_initials(acronym: str, low_text: str) -> bool:
+    """Whether a lower-cased text writes words whose initials spell the acronym ("cosmic microwave background" for
+    "CMB"): a paper spelling an acronym out says it without writing it."""
+    return re.search(r"\b" + r"[\w]*[\s-]+".join(re.escape(c) for c in acronym.lower()) + r"\w*", low_text) is not None
