@@ -154,9 +154,10 @@ class PaperJudge:
         says it) and acronyms (a paper on "proton exchange membrane fuel cells" says "PEM"), and who wrote it:
         "Danchin's 1D compressible Navier-Stokes paper" describes it by an author its abstract never names."""
         text = self.said(paper)
-        # an acronym of the question the paper spells out, never writing it ("PEM": "proton exchange membrane"), as
-        # the name check reads it (rag.names)
-        spelled = [a for a in dict.fromkeys(TYPED_ACRONYM.findall(question)) if spells_initials(a, text.lower())]
+        # an acronym of the question whose initials the paper spells out ("PEM": "proton exchange membrane"), as the
+        # name check reads it (rag.names)
+        low = text.lower()
+        spelled = [a for a in dict.fromkeys(TYPED_ACRONYM.findall(question)) if spells_initials(a, low)]
         return f"{text} {says_plainly(question, text)} {' '.join(paper.authors)} {' '.join(spelled)}"
 
     def answerable(self, scored: list[tuple[float, PaperHit]], margin: float = CITE_MARGIN,
