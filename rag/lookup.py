@@ -19,6 +19,7 @@ from rag.verdict import Verdict
 from rag.llm_write import sources_for, write_with_llm
 from rag.retrieve import PaperHit
 from rag.sides import COMPARE_CUE
+from rag.stated import NOT_STATED_BELOW, asked_detail, stated_reader
 from rag.terms import content_words, dictionary_words, question_terms
 from rag.types import Answer, DetailAsk
 from store.paper import Paper
@@ -92,10 +93,18 @@ class LookupWriter:
         # model (NRLMSISE-00? Jacchia?)"), and whether a detail read is stated when it named one (stated_given_guesses)
         examples = offered_examples(question)
         intent.details += self.unmentioned_names(question, chosen[0].paper, [] if intent.details else examples)
+        main = chosen[0]
+        # offline, the stated reader judges whether the abstract answers at all (an LLM reads the abstract itself)
+        reading = None if self.chat.has_llm else stated_reader().score(question, main.paper)
         if intent.details:
-            main = chosen[0]
             sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
             found = [(d, stated_given_guesses(d, main.paper, sentences, question, examples)) for d in intent.details]
+            if reading is not None and reading < NOT_STATED_BELOW:
+                # a sentence sharing only a word with the thing asked does not state it; one holding the answer's own
+                # form (a number, a name, a pattern, a guess the asker offered) still does
+                found = [(d, s if s and (d.record or d.shape or d.wants_number or d.wants_name
+                                         or any(writes_name(s, name) for name in examples)) else None)
+                         for d, s in found]
             missing = [d for d, s in found if s is None]
             stated = [(d, s) for d, s in found if s is not None]
             def not_stated() -> Answer:
@@ -106,12 +115,16 @@ class LookupWriter:
             if any(d.record for d in intent.details) or (missing and not self.chat.has_llm):
                 return not_stated()
             quote_first = [s for _, s in stated]  # an LLM reads them in the abstract; an extract must quote them
+        elif reading is not None and reading < NOT_STATED_BELOW:
+            sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
+            return detail_answer(question, self.chat.question_vec(question, main.paper), main, sentences,
+                                 [asked_detail(question)], [], hits)
         elif intent.aspects and not self.chat.has_llm:
             # "What problem does VISD solve?": the sentence stating the problem, as the comparison table would pick it.
-            main = chosen[0].paper
-            own = self.chat.store.sentences([main.paper_id])[main.paper_id]
-            cells = self.chat.aspect_classifier.assign(own, main.name)
-            quote_first = list(dict.fromkeys(self.introduction(question, main)
+            paper = main.paper
+            own = self.chat.store.sentences([paper.paper_id])[paper.paper_id]
+            cells = self.chat.aspect_classifier.assign(own, paper.name)
+            quote_first = list(dict.fromkeys(self.introduction(question, paper)
                                              + [cells[a].quote for a in intent.aspects if cells[a].quote]))
         else:
             quote_first = self.closing_ask(question, chosen[0].paper) or self.introduction(question, chosen[0].paper)

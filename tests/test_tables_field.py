@@ -25,6 +25,8 @@ def test_an_amount_the_abstract_lacks_is_said_not_stated_where_the_ml_tables_app
     assert answer.citations[0].paper.paper_id == by_arxiv(qbio4_chat, "2605.03146")
 
 
+@pytest.mark.xfail(strict=True, reason="the stated reader (rag/stated.py) reads this stated age range as not stated: "
+                   "one of its measured errors on answerable lookups (docs/evaluation.md, round 38)")
 def test_an_amount_the_abstract_gives_is_quoted_where_the_ml_tables_apply(qbio4_chat):
     answer = qbio4_chat.ask("How old were the NHANES participants in the analysis of statin recommendations under "
                             "the 2026 dyslipidemia guidelines?")
