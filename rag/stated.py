@@ -8,13 +8,13 @@ has its scores). It ships in this package as an int8 ONNX file, so it needs no d
 
 from __future__ import annotations
 
-import re
 import threading
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from rag.details import asking_sentences
 from rag.terms import question_terms
 from rag.types import DetailAsk
 from store.embed import TOKENIZER_PATH
@@ -71,7 +71,7 @@ def stated_reader() -> StatedReader:
 
 
 def asked_detail(question: str) -> DetailAsk:
-    """What the question asks, as a detail to declare not stated when no phrase of it was read as one: its last
-    sentence, quoted ("the answer to “what packet loss rate did the 5G experiments see?”")."""
-    ask = re.split(r"(?<=[.!?])\s+", question.strip())[-1]
+    """What the question asks, as a detail to declare not stated when no phrase of it was read as one: its asking
+    sentences, quoted ("the answer to “what packet loss rate did the 5G experiments see?”")."""
+    ask = asking_sentences(question).strip()
     return DetailAsk(f"answer to “{ask}”", tuple(question_terms(ask)), False, False)
