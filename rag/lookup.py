@@ -95,11 +95,11 @@ class LookupWriter:
         intent.details += self.unmentioned_names(question, chosen[0].paper, [] if intent.details else examples)
         main = chosen[0]
         # offline, the stated reader judges whether the abstract answers at all (an LLM reads the abstract itself)
-        reading = None if self.chat.has_llm else stated_reader().score(question, main.paper)
+        unanswered = not self.chat.has_llm and stated_reader().score(question, main.paper) < NOT_STATED_BELOW
         if intent.details:
             sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
             found = [(d, stated_given_guesses(d, main.paper, sentences, question, examples)) for d in intent.details]
-            if reading is not None and reading < NOT_STATED_BELOW:
+            if unanswered:
                 # a sentence sharing only a word with the thing asked does not state it; one holding the answer's own
                 # form (a number, a name, a pattern, a guess the asker offered) still does
                 found = [(d, s if s and (d.record or d.shape or d.wants_number or d.wants_name
@@ -115,7 +115,7 @@ class LookupWriter:
             if any(d.record for d in intent.details) or (missing and not self.chat.has_llm):
                 return not_stated()
             quote_first = [s for _, s in stated]  # an LLM reads them in the abstract; an extract must quote them
-        elif reading is not None and reading < NOT_STATED_BELOW:
+        elif unanswered:
             sentences = self.chat.store.sentences([main.paper.paper_id])[main.paper.paper_id]
             return detail_answer(question, self.chat.question_vec(question, main.paper), main, sentences,
                                  [asked_detail(question)], [], hits)
