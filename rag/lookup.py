@@ -92,8 +92,8 @@ class LookupWriter:
         # the examples offered of the thing asked say what it is when the wording named no detail ("which density
         # model (NRLMSISE-00? Jacchia?)"), and whether a detail read is stated when it named one (stated_given_guesses)
         examples = offered_examples(question)
-        intent.details += self.unmentioned_names(question, chosen[0].paper, [] if intent.details else examples)
         main = chosen[0]
+        intent.details += self.unmentioned_names(question, main.paper, [] if intent.details else examples)
         # offline, the stated reader judges whether the abstract answers at all (an LLM reads the abstract itself)
         unanswered = not self.chat.has_llm and stated_reader().score(question, main.paper) < NOT_STATED_BELOW
         if intent.details:
@@ -127,8 +127,8 @@ class LookupWriter:
             quote_first = list(dict.fromkeys(self.introduction(question, paper)
                                              + [cells[a].quote for a in intent.aspects if cells[a].quote]))
         else:
-            quote_first = self.closing_ask(question, chosen[0].paper) or self.introduction(question, chosen[0].paper)
-        mismatch = self.number_claimed_otherwise(question, chosen[0].paper)
+            quote_first = self.closing_ask(question, main.paper) or self.introduction(question, main.paper)
+        mismatch = self.number_claimed_otherwise(question, main.paper)
         if mismatch:  # "Is it true that it has about 15,000 problems?": the sentence giving 11,586 leads
             quote_first = [mismatch.sentence] + [q for q in quote_first if q != mismatch.sentence]
         if self.chat.has_llm:
@@ -138,7 +138,7 @@ class LookupWriter:
         else:
             answer = self.chat.write_extractive(question, chosen, hits, quote_first)
         if mismatch and not answer.refused:
-            cited = [c.n for c in answer.citations if c.paper.paper_id == chosen[0].paper.paper_id]
+            cited = [c.n for c in answer.citations if c.paper.paper_id == main.paper.paper_id]
             answer.lead_with(mismatch.say(f" [{cited[0]}]" if cited else ""))
         return answer
 

@@ -8,7 +8,6 @@ has its scores). It ships in this package as an int8 ONNX file, so it needs no d
 
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,7 +23,6 @@ MODEL_PATH = Path(__file__).parent / "models" / "stated-minilm-int8.onnx"
 # The question, then the title and abstract, as in training (all-MiniLM-L6-v2's tokenizer, the embedder's); a long
 # abstract is cut at its end.
 MAX_TOKENS = 320
-CACHE_SIZE = 4096
 # Below this logit (even odds) the abstract is taken not to state what is asked. Chosen on the logits this model gives
 # the questions of the 12 seen sets it was not trained on (docs/answering.md).
 NOT_STATED_BELOW = 0.0
@@ -43,30 +41,20 @@ class StatedReader:
         self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
         self._tokenizer.enable_truncation(MAX_TOKENS, strategy="only_second")
         self._tokenizer.no_padding()
-        self._lock = threading.Lock()
-        self._cache: dict[tuple[str, str], float] = {}
 
     def score(self, question: str, paper: Paper) -> float:
-        """The logit that the abstract of ``paper`` states what ``question`` asks (cached per question and paper)."""
-        key = (question, paper.paper_id)
-        with self._lock:
-            if key in self._cache:
-                return self._cache[key]
+        """The logit that the abstract of ``paper`` states what ``question`` asks."""
         encoding = self._tokenizer.encode(question, f"{paper.title}. {paper.text}")
         inputs = {name: np.asarray([values], dtype=np.int64) for name, values in (
             ("input_ids", encoding.ids), ("attention_mask", encoding.attention_mask),
             ("token_type_ids", encoding.type_ids))}
         (logit,) = self._session.run(["logit"], inputs)
-        with self._lock:
-            if len(self._cache) >= CACHE_SIZE:
-                self._cache.clear()
-            self._cache[key] = value = float(logit[0])
-        return value
+        return float(logit[0])
 
 
 @lru_cache(maxsize=1)
 def stated_reader() -> StatedReader:
-    """The bundled reader, loaded once per process (about 0.3 s)."""
+    """The bundled reader, loaded once per process, at the first offline lookup (0.7 s here)."""
     return StatedReader()
 
 
